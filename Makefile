@@ -1,0 +1,39 @@
+# The commands a newcomer needs. Each creates .venv on first use.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test demo bench soak lint goldens clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/python -m bot
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest
+
+soak: $(VENV)/.installed
+	$(BIN)/python -m pytest --runslow -m slow
+
+demo: $(VENV)/.installed
+	$(BIN)/python -m bot.demo
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m bot.bench
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/mypy engines renderers
+
+goldens: $(VENV)/.installed
+	$(BIN)/python -m tests.renderers.regenerate
+
+clean:
+	rm -rf $(VENV) demo .pytest_cache

@@ -1,0 +1,1 @@
+"""The application: settings, storage, the game service, scheduler, shared UI."""

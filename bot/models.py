@@ -1,0 +1,89 @@
+"""Plain records passed between storage, the game service and the cogs (no discord types)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import Choice, Event, Result
+
+LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    user_id: int | None  # None for an AI seat
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    def mention(self) -> str:
+        return f"<@{self.user_id}>" if self.user_id is not None else f"**{self.name}**"
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """One game row with its seats. ``version`` = number of actions applied so far."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    status: str
+    creator_id: int
+    options: dict[str, Any]
+    seed: int
+    version: int
+    max_seats: int
+    seats: tuple[Seat, ...]
+    created_at: float
+    updated_at: float
+    lobby_message_id: int | None = None
+    reminder_hours: float = 24.0
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number]
+
+    @property
+    def humans(self) -> tuple[Seat, ...]:
+        return tuple(s for s in self.seats if not s.is_ai)
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int  # 1-based; entry n turns version n-1 into version n
+    seat: int
+    action: str
+    created_at: float
+    public: tuple[Event, ...] = ()
+
+
+@dataclass(slots=True)
+class MoveResult:
+    """Everything a cog needs to answer one accepted move (and the AI moves it triggered)."""
+
+    game: GameInfo
+    public_events: list[Event] = field(default_factory=list)
+    private_events: dict[int, list[Event]] = field(default_factory=dict)
+    turn_completed: bool = False  # a TURN_END happened: post one channel message
+    image: bytes | None = None  # spectator board PNG, rendered when turn_completed
+    awaited: tuple[Seat, ...] = ()
+    result: Result | None = None  # set when the game just ended
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A seat's private panel: its view and the legal choices of the current step."""
+
+    game: GameInfo
+    seat: int
+    view: dict[str, Any]
+    choices: tuple[Choice, ...]
+    awaited: bool

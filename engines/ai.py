@@ -1,0 +1,23 @@
+"""The simple AI seat: a uniformly random legal action from its own seeded generator.
+
+The generator is seeded from the game's seed, the seat and the move number, so an AI's move
+is reproducible and survives restarts without storing anything.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import Action, Engine
+
+
+def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
+    return random.Random(f"ai:{game_seed}:{seat}:{move_number}")
+
+
+def random_action(engine: Engine, state: Any, seat: int, rng: random.Random) -> Action:
+    actions = engine.legal_actions(state, seat)
+    if not actions:
+        raise RuntimeError(f"seat {seat} is awaited but has no legal action")
+    return actions[rng.randrange(len(actions))]

@@ -1,0 +1,1 @@
+"""Pillow drawings of engine views; never imports discord."""
