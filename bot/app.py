@@ -1,0 +1,139 @@
+"""The Discord application: one ``commands.Bot`` that owns the service and the scheduler.
+
+``build_bot(settings)`` opens the database (migrations run there) and returns a bot ready
+for ``start(token)``. Its ``setup_hook`` registers the restart-proof components, loads the
+cogs, syncs the localised command tree, restores reminders and resumes AI turns that were
+pending when the previous process stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import play
+from bot.i18n import t
+from bot.models import GameInfo, Seat
+from bot.presenter import PlainPresenter, Presenter
+from bot.scheduler import ReminderScheduler
+from bot.service import GameService
+from bot.settings import Settings
+from bot.storage.sqlite import SqliteRepository
+from bot.translator import CatalogueTranslator
+from bot.ui import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.lobby", "cogs.havana")
+
+
+class LudoBot(commands.Bot):
+    def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; no privileged intent is needed
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False))
+        self.settings = settings
+        self.service = service
+        self.repo = repo
+        self.presenters: dict[str, Presenter] = {}
+        self.user_locales: dict[int, str] = {}
+        self.scheduler = ReminderScheduler(service, self.notify_reminder)
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+
+    # ------------------------------------------------------------ lifecycle
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        self.user_locales = await self.service.user_locales()
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self.scheduler.start()
+        for game_id in await self.service.games_awaiting_ai():
+            self.schedule_ai(game_id)
+        log.info("ready: %d extension(s), %d dynamic item type(s)", len(EXTENSIONS),
+                 len(DYNAMIC_ITEMS))
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        for task in list(self._ai_tasks.values()):
+            task.cancel()
+        await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+        await super().close()
+        await self.repo.close()
+
+    # ------------------------------------------------------------ shared services
+    def presenter(self, game_key: str) -> Presenter:
+        return self.presenters.get(game_key) or PlainPresenter(game_key)
+
+    def schedule_ai(self, game_id: int) -> None:
+        """Run the game's pending AI moves in the background (one runner per game)."""
+        running = self._ai_tasks.get(game_id)
+        if running is not None and not running.done():
+            running.add_done_callback(lambda _t: self.schedule_ai(game_id))
+            return
+        task = asyncio.create_task(self._run_ai(game_id), name=f"ai-{game_id}")
+        self._ai_tasks[game_id] = task
+
+    async def _run_ai(self, game_id: int) -> None:
+        try:
+            await play.run_ai(self, game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI runner for game %s failed", game_id)
+        finally:
+            self._ai_tasks.pop(game_id, None)
+
+    async def notify_reminder(self, game: GameInfo, seat: Seat, *, dm: bool) -> bool:
+        """A turn reminder: by DM when opted in (False if DMs are closed), else in channel."""
+        locale = await play.public_locale(self, game.guild_id)
+        text = t("ui.reminder", locale, player=seat.mention(),
+                 game=t(f"{game.game_key}.name", locale), link=play.messages.jump_link(game))
+        view = play.reminder_view(game.id, locale)
+        if dm and seat.user_id is not None:
+            try:
+                user = self.get_user(seat.user_id) or await self.fetch_user(seat.user_id)
+                await user.send(text, view=view)
+                return True
+            except discord.HTTPException as err:
+                log.info("DM to %s failed (%s); falling back to the channel", seat.user_id, err)
+                return False
+        sent = await play.send_to_channel(self, game, text, view=view,
+                                          ping=[seat.user_id] if seat.user_id else [])
+        return sent is not None
+
+    async def on_app_command_error(self, interaction: discord.Interaction[Any],
+                                   error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure):
+            await play.reply(interaction, t("ui.not_allowed", play.user_locale(interaction)))
+            return
+        log.error("command %s failed", interaction.command and interaction.command.name,
+                  exc_info=original)
+        try:
+            await play.reply(interaction, t("ui.internal_error", play.user_locale(interaction)))
+        except discord.HTTPException:
+            pass
+
+
+async def build_bot(settings: Settings) -> LudoBot:
+    """Open storage and assemble the bot (the token is passed to ``start`` by the caller)."""
+    settings.database.parent.mkdir(parents=True, exist_ok=True)
+    repo = await SqliteRepository.open(settings.database)
+    service = GameService(repo, ai_delay=settings.ai_delay,
+                          default_reminder_hours=settings.reminder_hours)
+    return LudoBot(settings, service, repo)

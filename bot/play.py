@@ -1,0 +1,314 @@
+"""The interaction flows shared by every game: panels, moves, turn messages, AI turns.
+
+Cogs and components parse what the user did and call these; these call the service and
+present its result. Nothing here knows a game's rules: panels come from the engine's
+``choices`` and the game's :class:`~bot.presenter.Presenter`.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import messages
+from bot.errors import ServiceError, StaleVersion
+from bot.i18n import error_text, normalise, t
+from bot.models import ACTIVE, GameInfo, MoveResult, Panel
+from bot.ui import CancelVoteButton, MuteButton, lobby_view, panel_components, turn_message_view
+from engines.base import Event, GameError
+
+if TYPE_CHECKING:
+    from bot.app import LudoBot
+
+log = logging.getLogger(__name__)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> LudoBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def user_locale(interaction: discord.Interaction[Any]) -> str:
+    """The reader's language for an ephemeral reply (their own override first)."""
+    override = bot_of(interaction).user_locales.get(interaction.user.id)
+    return override or normalise(str(interaction.locale))
+
+
+async def public_locale(bot: LudoBot, guild_id: int | None) -> str:
+    """The language of public messages in a server: its override, else its Discord locale."""
+    if guild_id is None:
+        return bot.settings.default_locale
+    override = await bot.service.guild_locale(guild_id)
+    if override:
+        return override
+    guild = bot.get_guild(guild_id)
+    return normalise(str(guild.preferred_locale)) if guild else bot.settings.default_locale
+
+
+async def reply(interaction: discord.Interaction[Any], content: str, *,
+                view: discord.ui.View | None = None, ephemeral: bool = True,
+                files: Sequence[discord.File] = ()) -> None:
+    """Answer whether or not the interaction was already acknowledged."""
+    kwargs: dict[str, Any] = {"content": messages.clip(content), "ephemeral": ephemeral}
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = list(files)
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def report_error(interaction: discord.Interaction[Any], err: Exception) -> None:
+    locale = user_locale(interaction)
+    if isinstance(err, GameError):
+        text = error_text(err, locale)
+    elif isinstance(err, ServiceError):
+        text = t(err.key, locale, **err.params)
+    else:
+        raise err
+    log.info("refused %s for user %s: %s", type(err).__name__, interaction.user.id, err)
+    await reply(interaction, f"⚠️ {text}")
+
+
+# ---------------------------------------------------------------- panels
+
+def panel_content(bot: LudoBot, panel: Panel, locale: str,
+                  private: Sequence[Event] = ()) -> str:
+    game = panel.game
+    names = [s.name for s in game.seats]
+    presenter = bot.presenter(game.game_key)
+    parts = [t("ui.panel_title", locale, game=t(f"{game.game_key}.name", locale),
+               name=names[panel.seat])]
+    body = presenter.panel_text(panel.view, panel.seat, locale)
+    if body:
+        parts.append(body)
+    for event in private:
+        parts.append(f"› {messages.event_text(event, names, locale)}")
+    if game.status != ACTIVE:
+        parts.append(t("ui.game_not_active", locale))
+    elif panel.awaited:
+        parts.append(t("ui.your_move", locale))
+    else:
+        awaited = [s for s in panel.view.get("active", [])]
+        parts.append(t("ui.waiting_for", locale,
+                       players=", ".join(names[s] for s in awaited) or "—"))
+    return messages.clip("\n".join(parts))
+
+
+async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
+                     prefix: str = "", private: Sequence[Event] = (),
+                     edit: bool = False) -> None:
+    """Show the user's fresh private panel (ephemeral), editing the current one if asked."""
+    bot = bot_of(interaction)
+    locale = user_locale(interaction)
+    panel = await bot.service.panel(game_id, interaction.user.id)
+    content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
+    view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
+    if edit:
+        await interaction.edit_original_response(content=messages.clip(content), view=view)
+    else:
+        await reply(interaction, content, view=view)
+
+
+async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:
+    try:
+        await send_panel(interaction, game_id)
+    except (ServiceError, GameError) as err:
+        await report_error(interaction, err)
+
+
+# ---------------------------------------------------------------- moves
+
+async def act_from_component(interaction: discord.Interaction[Any], game_id: int,
+                             version: int, action: str) -> None:
+    """A click in a private panel: defer, apply, then refresh that panel in place."""
+    await interaction.response.defer()
+    await _act(interaction, game_id, action, expected_version=version, edit=True)
+
+
+async def act_from_command(interaction: discord.Interaction[Any], action: str) -> None:
+    """A slash command move: the game is the one in this channel."""
+    bot = bot_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    game = await bot.service.in_channel(interaction.channel_id or 0)
+    if game is None:
+        await reply(interaction, t("service.no_game_here", user_locale(interaction)))
+        return
+    await _act(interaction, game.id, action, expected_version=None, edit=False)
+
+
+async def _act(interaction: discord.Interaction[Any], game_id: int, action: str, *,
+               expected_version: int | None, edit: bool) -> None:
+    bot = bot_of(interaction)
+    locale = user_locale(interaction)
+    try:
+        result = await bot.service.act(game_id, interaction.user.id, action,
+                                       expected_version=expected_version)
+    except StaleVersion as err:
+        log.info("stale panel for game %s by %s", game_id, interaction.user.id)
+        await reply(interaction, t(err.key, locale, **err.params))
+        await send_panel(interaction, game_id)
+        return
+    except (ServiceError, GameError) as err:
+        await report_error(interaction, err)
+        return
+    seat = result.game.seat_of(interaction.user.id)
+    private = result.private_events.get(seat.seat, []) if seat else []
+    try:
+        await send_panel(interaction, game_id, private=private, edit=edit)
+    except discord.HTTPException as err:  # the panel message may be gone; the move is saved
+        log.warning("could not refresh panel for game %s: %s", game_id, err)
+    await publish(bot, result)
+    bot.schedule_ai(game_id)
+
+
+async def publish(bot: LudoBot, result: MoveResult) -> None:
+    """Post the turn message (board, account, who is next) and the standings if over."""
+    if not result.turn_completed and result.result is None:
+        return
+    game = result.game
+    locale = await public_locale(bot, game.guild_id)
+    names = [s.name for s in game.seats]
+    parts = []
+    account = messages.account(result.public_events, names, locale)
+    if account:
+        parts.append(account)
+    if result.result is not None:
+        parts.append(messages.standings(game, result.result, locale))
+    elif result.awaited:
+        parts.append(t("ui.next", locale,
+                       players=messages.mentions(game, [s.seat for s in result.awaited])))
+    files = []
+    if result.image is not None:
+        files.append(discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png"))
+    view = turn_message_view(game.id, locale) if result.result is None else None
+    await send_to_channel(bot, game, "\n".join(parts), files=files, view=view,
+                          ping=[s.user_id for s in result.awaited if s.user_id])
+
+
+async def send_to_channel(bot: LudoBot, game: GameInfo, content: str, *,
+                          files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
+                          ping: Sequence[int] = ()) -> discord.Message | None:
+    """Send to the game's channel; a deleted channel or missing permission is logged."""
+    try:
+        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(u) for u in ping], roles=False, everyone=False)
+        kwargs: dict[str, Any] = {"content": messages.clip(content) or None,
+                                  "allowed_mentions": mentions}
+        if files:
+            kwargs["files"] = list(files)
+        if view is not None:
+            kwargs["view"] = view
+        return await channel.send(**kwargs)  # type: ignore[union-attr]
+    except (discord.NotFound, discord.Forbidden) as err:
+        log.warning("cannot post in channel %s of game %s: %s", game.channel_id, game.id, err)
+    except discord.HTTPException as err:
+        log.error("posting in channel %s failed: %s", game.channel_id, err)
+    return None
+
+
+async def run_ai(bot: LudoBot, game_id: int) -> None:
+    """Play every AI move now awaited, posting each completed turn."""
+    async for result in bot.service.ai_moves(game_id):
+        await publish(bot, result)
+
+
+# ---------------------------------------------------------------- lobby
+
+async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
+    engine_name = t(f"{game.game_key}.name", locale)
+    seats = "\n".join(f"{s.seat + 1}. {s.mention()}" + (" 🤖" if s.is_ai else "")
+                      for s in game.seats) or "—"
+    return t("lobby.text", locale, game=engine_name, seats=seats, taken=len(game.seats),
+             max=game.max_seats, creator=f"<@{game.creator_id}>")
+
+
+async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
+    bot = bot_of(interaction)
+    user = interaction.user
+    try:
+        if op == "start":
+            await interaction.response.defer()
+            result = await bot.service.start(game_id, user.id)
+            await interaction.edit_original_response(
+                content=await lobby_text(bot, result.game, user_locale(interaction)),
+                view=None)
+            await after_start(bot, result)
+            return
+        if op == "join":
+            game = await bot.service.join(game_id, user.id, user.display_name)
+        elif op == "leave":
+            game = await bot.service.leave(game_id, user.id)
+        else:
+            game = await bot.service.add_ai(game_id, user.id)
+    except (ServiceError, GameError) as err:
+        await report_error(interaction, err)
+        return
+    locale = await public_locale(bot, game.guild_id)
+    await interaction.response.edit_message(content=await lobby_text(bot, game, locale),
+                                            view=lobby_view(game.id, locale))
+
+
+async def after_start(bot: LudoBot, result: MoveResult) -> None:
+    game = result.game
+    locale = await public_locale(bot, game.guild_id)
+    names = [s.name for s in game.seats]
+    lines = [t("ui.started", locale, game=t(f"{game.game_key}.name", locale),
+               players=", ".join(names))]
+    account = messages.account(result.public_events, names, locale)
+    if account:
+        lines.append(account)
+    if result.awaited:
+        lines.append(t("ui.next", locale,
+                       players=messages.mentions(game, [s.seat for s in result.awaited])))
+    files = [discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png")] \
+        if result.image else []
+    await send_to_channel(bot, game, "\n".join(lines), files=files,
+                          view=turn_message_view(game.id, locale),
+                          ping=[s.user_id for s in result.awaited if s.user_id])
+    bot.schedule_ai(game.id)
+
+
+async def vote_cancel(interaction: discord.Interaction[Any], game_id: int) -> None:
+    bot = bot_of(interaction)
+    try:
+        game, votes, cancelled = await bot.service.vote_cancel(game_id, interaction.user.id)
+    except (ServiceError, GameError) as err:
+        await report_error(interaction, err)
+        return
+    locale = await public_locale(bot, game.guild_id)
+    if cancelled:
+        await reply(interaction, t("lobby.cancelled_by_vote", locale), ephemeral=False)
+    else:
+        await reply(interaction, t("lobby.vote_recorded", locale, votes=len(votes),
+                                   needed=len(game.humans)),
+                    view=cancel_vote_view(game.id, locale), ephemeral=False)
+
+
+def cancel_vote_view(game_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CancelVoteButton(game_id, label=t("lobby.button.vote", locale)))
+    return view
+
+
+async def mute(interaction: discord.Interaction[Any], game_id: int) -> None:
+    bot = bot_of(interaction)
+    try:
+        await bot.scheduler.mute(game_id, interaction.user.id)
+    except (ServiceError, GameError) as err:
+        await report_error(interaction, err)
+        return
+    await reply(interaction, t("ui.muted", user_locale(interaction)))
+
+
+def reminder_view(game_id: int, locale: str) -> discord.ui.View:
+    view = turn_message_view(game_id, locale)
+    view.add_item(MuteButton(game_id, label=t("ui.mute", locale)))
+    return view
+

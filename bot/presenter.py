@@ -1,0 +1,32 @@
+"""What a game's cog tells the shared UI about presenting it (a game's own words).
+
+Each game cog registers one :class:`Presenter` on the bot at load time, so ``bot/`` never
+imports ``cogs/``. The generic panel, turn messages and standings use it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Presenter(Protocol):
+    key: str
+
+    def panel_text(self, view: dict[str, Any], seat: int, locale: str) -> str:
+        """The private part of a seat's panel (hand, discard, resources) in ``locale``."""
+
+    def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
+        """One public line on the state of play (round, phase, who acts)."""
+
+
+class PlainPresenter:
+    """Fallback for a game without its own presenter: no private summary."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def panel_text(self, view: dict[str, Any], seat: int, locale: str) -> str:
+        return ""
+
+    def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
+        return ""

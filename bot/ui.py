@@ -1,0 +1,272 @@
+"""Components that survive restarts and the private panel built from legal choices.
+
+Every component is a ``discord.ui.DynamicItem`` whose custom_id carries the game id and the
+state version it was drawn for, so a click after a restart still finds its game, and a click
+on an outdated panel is refused by the service's version check (never a wrong move). The
+handlers only parse and hand over to :mod:`bot.play`, which talks to the service.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t, tm
+from bot.models import Panel
+from engines.base import Choice
+
+if TYPE_CHECKING:
+    from bot.app import LudoBot
+
+MAX_ID = 100  # Discord's custom_id limit
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_SELECT_OPTIONS = 25
+
+
+def _client(interaction: discord.Interaction[Any]) -> LudoBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def encode_action(text: str) -> str:
+    return text.replace(" ", "~")
+
+
+def decode_action(text: str) -> str:
+    return text.replace("~", " ")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ludo:panel:(?P<game>\d+)"):
+    """On a public turn message: opens the clicker's private panel (always fresh)."""
+
+    def __init__(self, game_id: int, label: str = "My panel") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"ludo:panel:{game_id}", emoji="🎴"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> PanelButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        await play.open_panel(interaction, self.game_id)
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"ludo:do:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z0-9_:.=+~\-]+)"):
+    """One legal action of the panel's step, bound to the version it was offered at."""
+
+    def __init__(self, game_id: int, version: int, action: str, *, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        self.game_id, self.version, self.action = game_id, version, action
+        super().__init__(discord.ui.Button(
+            label=_cut(label or action, 80), style=style,
+            custom_id=f"ludo:do:{game_id}:{version}:{encode_action(action)}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> ActButton:
+        return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        await play.act_from_component(interaction, self.game_id, self.version, self.action)
+
+
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                template=r"ludo:sel:(?P<game>\d+):(?P<ver>\d+):(?P<group>[a-z0-9_]{0,40})"):
+    """A select of the legal actions of one group; option values are action texts."""
+
+    def __init__(self, game_id: int, version: int, group: str,
+                 options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        self.game_id, self.version, self.group = game_id, version, group
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"ludo:sel:{game_id}:{version}:{group}",
+            options=options or [discord.SelectOption(label="-", value="-")],
+            placeholder=placeholder, min_values=1, max_values=1)
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: re.Match[str], /
+                             ) -> ActSelect:
+        made = cls(int(match["game"]), int(match["ver"]), match["group"])
+        made.item.options = item.options
+        return made
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        if not values:
+            await interaction.response.send_message(
+                t("ui.nothing_chosen", play.user_locale(interaction)), ephemeral=True)
+            return
+        await play.act_from_component(interaction, self.game_id, self.version, str(values[0]))
+
+
+class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:mute:(?P<game>\d+)"):
+    """On a reminder: silence reminders for the clicker until their next turn."""
+
+    def __init__(self, game_id: int, label: str = "Mute for this turn") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label=label, emoji="🔕",
+                                           custom_id=f"ludo:mute:{game_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> MuteButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        await play.mute(interaction, self.game_id)
+
+
+LOBBY_OPS = ("join", "leave", "ai", "start")
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ludo:lobby:(?P<game>\d+):(?P<op>join|leave|ai|start)"):
+    """Join / Leave / Add bot / Start on the lobby message, which updates in place."""
+
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+              "ai": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
+
+    def __init__(self, game_id: int, op: str, label: str | None = None) -> None:
+        self.game_id, self.op = game_id, op
+        super().__init__(discord.ui.Button(label=label or op, style=self.STYLES[op],
+                                           custom_id=f"ludo:lobby:{game_id}:{op}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> LobbyButton:
+        return cls(int(match["game"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        await play.lobby_click(interaction, self.game_id, self.op)
+
+
+class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"ludo:vote:(?P<game>\d+)"):
+    """A human player's vote to cancel a started game."""
+
+    def __init__(self, game_id: int, label: str = "Vote to cancel") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"ludo:vote:{game_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> CancelVoteButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        await play.vote_cancel(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS = (PanelButton, ActButton, ActSelect, MuteButton, LobbyButton, CancelVoteButton)
+
+
+def _grouped(choices: tuple[Choice, ...]) -> OrderedDict[str, list[Choice]]:
+    groups: OrderedDict[str, list[Choice]] = OrderedDict()
+    for choice in choices:
+        groups.setdefault(choice.group or choice.action.kind, []).append(choice)
+    return groups
+
+
+def panel_components(panel: Panel, locale: str) -> discord.ui.View:
+    """Legal choices as components: small groups as buttons, larger ones as selects.
+
+    Fits Discord's limits (5 rows, 5 buttons a row, 25 options a select); a group beyond
+    25 options is split into several selects, and rows beyond 5 are left to the slash
+    commands, which accept every legal action.
+    """
+    view = discord.ui.View(timeout=None)
+    rows_used = 0
+    game_id, version = panel.game.id, panel.game.version
+    for group, choices in _grouped(panel.choices).items():
+        if rows_used >= MAX_ROWS:
+            break
+        fits_buttons = len(choices) <= MAX_BUTTONS_PER_ROW and all(
+            len(f"ludo:do:{game_id}:{version}:{encode_action(str(c.action))}") <= MAX_ID
+            for c in choices)
+        if fits_buttons:
+            for choice in choices:
+                view.add_item(ActButton(game_id, version, str(choice.action),
+                                        label=tm(choice.label, locale), style=_style(choice)))
+            _set_row(view, rows_used)
+            rows_used += 1
+            continue
+        for start in range(0, len(choices), MAX_SELECT_OPTIONS):
+            if rows_used >= MAX_ROWS:
+                break
+            chunk = choices[start:start + MAX_SELECT_OPTIONS]
+            options = [discord.SelectOption(
+                label=_cut(tm(c.label, locale), 100), value=str(c.action),
+                description=_cut(tm(c.description, locale), 100) if c.description else None)
+                for c in chunk]
+            name = f"{group}{start // MAX_SELECT_OPTIONS or ''}"[:40]
+            placeholder = _cut(t("ui.choose", locale), 150)
+            view.add_item(ActSelect(game_id, version, _safe_group(name), options,
+                                    placeholder=placeholder))
+            _set_row(view, rows_used)
+            rows_used += 1
+    return view
+
+
+def _safe_group(name: str) -> str:
+    return re.sub(r"[^a-z0-9_]", "_", name.lower())[:40]
+
+
+def _style(choice: Choice) -> discord.ButtonStyle:
+    kind = choice.action.kind
+    if kind in ("end", "confirm", "done"):
+        return discord.ButtonStyle.success
+    if kind in ("pass", "skip"):
+        return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.primary
+
+
+def _set_row(view: discord.ui.View, row: int) -> None:
+    for item in view.children:
+        if getattr(item, "_ludo_row", None) is None:
+            item.row = row
+            item._ludo_row = row  # type: ignore[attr-defined]
+
+
+def turn_message_view(game_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PanelButton(game_id, label=t("ui.open_panel", locale)))
+    return view
+
+
+def lobby_view(game_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_OPS:
+        view.add_item(LobbyButton(game_id, op, label=t(f"lobby.button.{op}", locale)))
+    return view

@@ -1,0 +1,77 @@
+"""Havana in Discord: its slash commands and how its private panel and status read.
+
+The rules live in ``engines/havana``; the board image in ``renderers/havana``. This cog only
+names the decisions for slash commands and words the private panel (hand, discard, stock).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord.ext import commands
+
+from bot.app import LudoBot
+from bot.commands import Verb, game_group
+from bot.i18n import t
+
+KEY = "havana"
+MATERIALS = ("brick", "sandstone", "clay", "glass", "rubble")
+
+VERBS = (
+    Verb("move", "Any legal move now (autocomplete lists them)"),
+    Verb("pick", "Pick a card from your hand (hidden until all have picked)", ("pick", "cover")),
+    Verb("play", "Carry out one of your two face-up cards", ("play",)),
+    Verb("resolve", "Resolve the card's choice: target, material, building, or pass",
+         ("target", "take", "tax", "remove", "restore", "pass")),
+    Verb("build", "Buy a row-end building, then choose how to pay", ("build", "pay")),
+    Verb("end", "End your turn", ("end",)),
+)
+
+
+def _cards(cards: list[str], locale: str) -> str:
+    return ", ".join(t(f"havana.card.{c}", locale) for c in cards) or "—"
+
+
+class HavanaPresenter:
+    key = KEY
+
+    def panel_text(self, view: dict[str, Any], seat: int, locale: str) -> str:
+        me = view["players"][seat]
+        stock = " · ".join(f"{t(f'havana.material.{m}', locale)} {me['materials'][m]}"
+                           for m in MATERIALS)
+        lines = [
+            t("havana.panel.face_up", locale, cards=_cards(me.get("face_up", []), locale)),
+            t("havana.panel.hand", locale, cards=_cards(me.get("hand", []), locale)),
+            t("havana.panel.discard", locale, cards=_cards(me.get("discard", []), locale)),
+            t("havana.panel.stock", locale, pesos=me["pesos"], workers=me["workers"],
+              vp=me["vp"], stock=stock),
+        ]
+        if me.get("pending_picks"):
+            lines.append(t("havana.panel.picked", locale,
+                           cards=_cards(me["pending_picks"], locale)))
+        return "\n".join(lines)
+
+    def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
+        current = view.get("current")
+        who = names[current] if isinstance(current, int) else ", ".join(
+            names[s] for s in view.get("active", []))
+        return t("havana.status", locale, round=view["round"],
+                 phase=t(f"havana.phase.{view['phase']}", locale), who=who or "—")
+
+
+class Havana(commands.Cog):
+    def __init__(self, bot: LudoBot) -> None:
+        self.bot = bot
+        self.group = game_group(KEY, "Play Havana: picks, cards, buildings", VERBS)
+
+    async def cog_load(self) -> None:
+        self.bot.presenters[KEY] = HavanaPresenter()
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.presenters.pop(KEY, None)
+        self.bot.tree.remove_command(self.group.name)
+
+
+async def setup(bot: LudoBot) -> None:
+    await bot.add_cog(Havana(bot))

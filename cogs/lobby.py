@@ -1,0 +1,315 @@
+"""``/game …``: create, join and run tables of any game; boards, logs, rules and settings."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import messages, play
+from bot.app import LudoBot
+from bot.errors import NoGameHere, ServiceError
+from bot.i18n import t
+from bot.models import LOBBY, GameInfo
+from bot.translator import L
+from bot.ui import lobby_view
+from engines import registry
+from engines.base import GameError
+
+log = logging.getLogger(__name__)
+
+
+def _game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=e.spec.names.get("en", key), value=key)
+            for key, e in sorted(registry.games().items())]
+
+
+def _is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+class Lobby(commands.Cog):
+    game = app_commands.Group(name=L("game", "cmd.game"),
+                              description=L("Play board games in this channel", "cmd.game.desc"),
+                              guild_only=True)
+
+    def __init__(self, bot: LudoBot) -> None:
+        self.bot = bot
+
+    async def _here(self, interaction: discord.Interaction[Any]) -> GameInfo:
+        game = await self.bot.service.in_channel(interaction.channel_id or 0)
+        if game is None:
+            raise NoGameHere()
+        return game
+
+    # ------------------------------------------------------------ table setup
+    @game.command(name=L("new", "cmd.new"), description=L("Open a new table in this channel",
+                                                        "cmd.new.desc"))
+    @app_commands.describe(
+        game=L("Which game", "cmd.new.game"),
+        seats=L("Number of seats (default: the game's maximum)", "cmd.new.seats"),
+        thread=L("Open a thread for this game", "cmd.new.thread"),
+        reminder_hours=L("Hours before an awaited player is reminded (default 24)",
+                         "cmd.new.reminder"))
+    @app_commands.choices(game=_game_choices())
+    async def new(self, interaction: discord.Interaction[Any], game: str,
+                  seats: app_commands.Range[int, 1, 8] | None = None, thread: bool = False,
+                  reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        channel = interaction.channel
+        locale = await play.public_locale(self.bot, interaction.guild_id)
+        target_id = interaction.channel_id or 0
+        created_thread: discord.Thread | None = None
+        try:
+            if thread and isinstance(channel, discord.TextChannel):
+                name = t("lobby.thread_name", locale, game=t(f"{game}.name", locale),
+                         user=interaction.user.display_name)[:100]
+                created_thread = await channel.create_thread(
+                    name=name, type=discord.ChannelType.public_thread)
+                target_id = created_thread.id
+            info = await self.bot.service.create(
+                guild_id=interaction.guild_id, channel_id=target_id, game_key=game,
+                creator_id=interaction.user.id, creator_name=interaction.user.display_name,
+                seats=seats, reminder_hours=reminder_hours)
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        except discord.Forbidden:
+            await play.reply(interaction, t("lobby.cannot_thread", play.user_locale(interaction)))
+            return
+        text = await play.lobby_text(self.bot, info, locale)
+        if created_thread is not None:
+            msg = await created_thread.send(text, view=lobby_view(info.id, locale))
+            await interaction.followup.send(t("lobby.created_in_thread", locale,
+                                              thread=created_thread.mention))
+        else:
+            msg = await interaction.followup.send(text, view=lobby_view(info.id, locale),
+                                                  wait=True)
+        await self.bot.service.set_lobby_message(info.id, msg.id)
+
+    @game.command(name=L("join", "cmd.join"), description=L("Take a seat at this table",
+                                                          "cmd.join.desc"))
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self._lobby_op(interaction, "join")
+
+    @game.command(name=L("leave", "cmd.leave"), description=L("Leave this table before it starts",
+                                                            "cmd.leave.desc"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self._lobby_op(interaction, "leave")
+
+    @game.command(name=L("add-bot", "cmd.addbot"), description=L("Seat an AI player",
+                                                               "cmd.addbot.desc"))
+    async def add_bot(self, interaction: discord.Interaction[Any]) -> None:
+        await self._lobby_op(interaction, "ai")
+
+    @game.command(name=L("start", "cmd.start"), description=L("Start the game (table creator)",
+                                                            "cmd.start.desc"))
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(thinking=True)
+        try:
+            game = await self._here(interaction)
+            result = await self.bot.service.start(game.id, interaction.user.id)
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        locale = await play.public_locale(self.bot, interaction.guild_id)
+        await interaction.followup.send(t("lobby.starting", locale))
+        await play.after_start(self.bot, result)
+
+    async def _lobby_op(self, interaction: discord.Interaction[Any], op: str) -> None:
+        service, user = self.bot.service, interaction.user
+        try:
+            game = await self._here(interaction)
+            if op == "join":
+                game = await service.join(game.id, user.id, user.display_name)
+            elif op == "leave":
+                game = await service.leave(game.id, user.id)
+            else:
+                game = await service.add_ai(game.id, user.id)
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        locale = await play.public_locale(self.bot, interaction.guild_id)
+        await play.reply(interaction, await play.lobby_text(self.bot, game, locale),
+                         view=lobby_view(game.id, locale), ephemeral=False)
+
+    @game.command(name=L("cancel", "cmd.cancel"),
+                  description=L("Cancel this game (creator before start, vote after)",
+                                "cmd.cancel.desc"))
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            game = await self._here(interaction)
+            admin = _is_admin(interaction)
+            if game.status == LOBBY or admin:
+                await self.bot.service.cancel(game.id, interaction.user.id, is_admin=admin)
+                locale = await play.public_locale(self.bot, interaction.guild_id)
+                await play.reply(interaction, t("lobby.cancelled", locale,
+                                                user=interaction.user.mention), ephemeral=False)
+                return
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        await play.vote_cancel(interaction, game.id)
+
+    @game.command(name=L("kick", "cmd.kick"),
+                  description=L("Give an absent player's seat to an AI (Manage Server)",
+                                "cmd.kick.desc"))
+    @app_commands.describe(player=L("The absent player", "cmd.kick.player"))
+    @app_commands.default_permissions(manage_guild=True)
+    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        try:
+            game = await self._here(interaction)
+            seat = game.seat_of(player.id)
+            if seat is None:
+                raise ServiceError(key="service.not_seated")
+            game = await self.bot.service.remove_seat(game.id, seat.seat,
+                                                      by_user_id=interaction.user.id,
+                                                      is_admin=_is_admin(interaction))
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        locale = await play.public_locale(self.bot, interaction.guild_id)
+        await play.reply(interaction, t("lobby.kicked", locale, player=player.mention),
+                         ephemeral=False)
+        self.bot.schedule_ai(game.id)
+
+    # ------------------------------------------------------------ looking at a game
+    @game.command(name=L("board", "cmd.board"), description=L("Show the board",
+                                                            "cmd.board.desc"))
+    @app_commands.describe(private=L("Only you see it", "cmd.board.private"))
+    async def board(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
+        await interaction.response.defer(ephemeral=private, thinking=True)
+        try:
+            game = await self._here(interaction)
+            if game.status == LOBBY:
+                raise ServiceError(key="service.not_started")
+            locale = (play.user_locale(interaction) if private
+                      else await play.public_locale(self.bot, interaction.guild_id))
+            png = await self.bot.service.board(game.id, locale=locale)
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        view = await self.bot.service.view(game.id, None)
+        status = self.bot.presenter(game.game_key).status_text(
+            view, [s.name for s in game.seats], locale)
+        await interaction.followup.send(
+            status or "\u200b", file=discord.File(io.BytesIO(png), f"{game.game_key}.png"),
+            view=play.turn_message_view(game.id, locale), ephemeral=private)
+
+    @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
+                                                          "cmd.hand.desc"))
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            game = await self._here(interaction)
+        except ServiceError as err:
+            await play.report_error(interaction, err)
+            return
+        await play.open_panel(interaction, game.id)
+
+    @game.command(name=L("log", "cmd.log"), description=L("Recent public moves",
+                                                        "cmd.log.desc"))
+    @app_commands.describe(count=L("How many moves (default 15)", "cmd.log.count"))
+    async def log_(self, interaction: discord.Interaction[Any],
+                   count: app_commands.Range[int, 1, 50] = 15) -> None:
+        locale = play.user_locale(interaction)
+        try:
+            game = await self._here(interaction)
+            entries = await self.bot.service.log(game.id, limit=count)
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        names = [s.name for s in game.seats]
+        lines = [t("ui.log_title", locale, game=t(f"{game.game_key}.name", locale))]
+        for entry in entries:
+            text = messages.account(entry.public, names, locale)
+            if text:
+                lines.append(f"`#{entry.seq}` {text.replace(chr(10), ' ')}")
+        if len(lines) == 1:
+            lines.append(t("ui.log_empty", locale))
+        await play.reply(interaction, "\n".join(lines))
+
+    @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
+                                                          "cmd.mine.desc"))
+    async def mine(self, interaction: discord.Interaction[Any]) -> None:
+        locale = play.user_locale(interaction)
+        games = await self.bot.service.mine(interaction.user.id)
+        if not games:
+            await play.reply(interaction, t("ui.mine_none", locale))
+            return
+        lines = [t("ui.mine_title", locale)]
+        for game, _seats in games:
+            lines.append(t("ui.mine_line", locale, game=t(f"{game.game_key}.name", locale),
+                           link=messages.jump_link(game)))
+        await play.reply(interaction, "\n".join(lines))
+
+    @game.command(name=L("rules", "cmd.rules"), description=L("A game's rules in short",
+                                                            "cmd.rules.desc"))
+    @app_commands.describe(game=L("Which game (default: the one here)", "cmd.rules.game"))
+    @app_commands.choices(game=_game_choices())
+    async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        locale = play.user_locale(interaction)
+        if game is None:
+            here = await self.bot.service.in_channel(interaction.channel_id or 0)
+            game = here.game_key if here else None
+        if game is None:
+            await play.reply(interaction, t("ui.rules_which", locale))
+            return
+        await play.reply(interaction, f"**{t(f'{game}.name', locale)}**\n{t(f'{game}.rules', locale)}")
+
+    @game.command(name=L("settings", "cmd.settings"),
+                  description=L("Your preferences, or this server's (Manage Server)",
+                                "cmd.settings.desc"))
+    @app_commands.describe(
+        scope=L("Whose settings", "cmd.settings.scope"),
+        language=L("Language of messages", "cmd.settings.language"),
+        reminder_hours=L("Hours between turn reminders", "cmd.settings.reminder"),
+        dm=L("Send my reminders by direct message", "cmd.settings.dm"))
+    @app_commands.choices(
+        scope=[app_commands.Choice(name=L("me", "cmd.settings.scope.me"), value="me"),
+               app_commands.Choice(name=L("server", "cmd.settings.scope.server"), value="server"),
+               app_commands.Choice(name=L("this game", "cmd.settings.scope.game"), value="game")],
+        language=[app_commands.Choice(name="English", value="en"),
+                  app_commands.Choice(name="Français", value="fr")])
+    async def settings(self, interaction: discord.Interaction[Any], scope: str = "me",
+                       language: str | None = None,
+                       reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
+                       dm: bool | None = None) -> None:
+        service, user = self.bot.service, interaction.user
+        try:
+            if scope == "server":
+                if not _is_admin(interaction):
+                    raise ServiceError(key="service.forbidden")
+                gs = await service.set_guild_settings(interaction.guild_id or 0, locale=language,
+                                                      reminder_hours=reminder_hours)
+                text = t("ui.settings_server", play.user_locale(interaction),
+                         language=gs.locale or "—", hours=gs.reminder_hours or "—")
+            elif scope == "game":
+                game = await self._here(interaction)
+                if reminder_hours is not None:
+                    game = await service.set_reminder_hours(game.id, reminder_hours,
+                                                            by_user_id=user.id)
+                text = t("ui.settings_game", play.user_locale(interaction),
+                         hours=game.reminder_hours)
+            else:
+                us = await service.set_user_settings(user.id, locale=language,
+                                                     dm_opt_in=dm, reminder_hours=reminder_hours)
+                if us.locale:
+                    self.bot.user_locales[user.id] = us.locale
+                text = t("ui.settings_user", play.user_locale(interaction),
+                         language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
+                         hours=us.reminder_hours or "—")
+        except (ServiceError, GameError) as err:
+            await play.report_error(interaction, err)
+            return
+        await play.reply(interaction, text)
+
+
+async def setup(bot: LudoBot) -> None:
+    await bot.add_cog(Lobby(bot))
+
+
