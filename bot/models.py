@@ -87,3 +87,22 @@ class Panel:
     view: dict[str, Any]
     choices: tuple[Choice, ...]
     awaited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's overrides; ``None`` = use the bot's default."""
+
+    guild_id: int
+    locale: str | None = None
+    reminder_hours: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A player's preferences: reminders by DM only when opted in."""
+
+    user_id: int
+    locale: str | None = None
+    dm_opt_in: bool = False
+    reminder_hours: float | None = None

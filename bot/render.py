@@ -1,0 +1,44 @@
+"""Board images off the event loop: import ``renderers.<game>``, draw, encode PNG in a thread.
+
+Drawing and PNG encoding are CPU work of tens of milliseconds; running them in a thread keeps
+the bot answering interactions, and a semaphore of 2 keeps a burst of finished turns from
+starving the machine (there is one loop per process; tests create one per test, hence the
+semaphore per loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+CONCURRENT_RENDERS = 2
+_semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def _semaphore() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    sem = _semaphores.get(loop)
+    if sem is None:
+        sem = _semaphores[loop] = asyncio.Semaphore(CONCURRENT_RENDERS)
+    return sem
+
+
+def render_sync(game_key: str, view: Mapping[str, Any], names: Sequence[str],
+                locale: str) -> bytes:
+    """Draw and encode in the calling thread (the benchmark and demo measure this)."""
+    renderer = importlib.import_module(f"renderers.{game_key}")
+    common = importlib.import_module("renderers.common")
+    image = renderer.render(view, names=list(names), locale=locale)
+    data: bytes = common.encode_png(image)
+    return data
+
+
+async def render_board(game_key: str, view: Mapping[str, Any], names: Sequence[str],
+                       locale: str) -> bytes:
+    """PNG bytes of ``view`` drawn by ``renderers.<game_key>``."""
+    async with _semaphore():
+        return await asyncio.to_thread(render_sync, game_key, view, names, locale)

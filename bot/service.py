@@ -1,0 +1,576 @@
+"""The game service: every game operation the cogs need, without Discord.
+
+One call does load -> check the player -> apply -> save -> render, and returns plain records
+(:mod:`bot.models`). The service is the only writer of games, so its invariants hold for
+every front end (slash commands, buttons, the demo, tests):
+
+* a move is durable before anyone hears of it (one transaction: log row + snapshot);
+* a per-game ``asyncio.Lock`` serialises calls in this process and the storage version check
+  guards against other processes: two identical clicks apply once; the second gets
+  :class:`StaleVersion` (with ``expected_version``) or the engine's own error;
+* the public channel only ever sees spectator views, and hears of a turn once, when it ends
+  (``MoveResult.turn_completed``) with all the public events of that turn;
+* rules errors (:class:`engines.base.GameError`) pass through unchanged; everything else is a
+  :class:`bot.errors.ServiceError` with a translation key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from bot import errors
+from bot.i18n import LOCALES, normalise
+from bot.models import (
+    ACTIVE,
+    CANCELLED,
+    LOBBY,
+    OPEN_STATUSES,
+    GameInfo,
+    GuildSettings,
+    LogEntry,
+    MoveResult,
+    Panel,
+    Seat,
+    UserSettings,
+)
+from bot.render import render_board
+from bot.storage.base import (
+    AwaitedSeat,
+    ChannelTaken,
+    LogRow,
+    Repository,
+    SeatTaken,
+    VersionConflict,
+)
+from engines import registry
+from engines.ai import ai_rng, random_action
+from engines.base import TURN_END, Action, Engine, Event, GameError, GameOver, NotYourTurn, Spec
+
+log = logging.getLogger(__name__)
+
+RenderFn = Callable[[str, Mapping[str, Any], Sequence[str], str], Awaitable[bytes]]
+MAX_REMINDER_HOURS = 24.0 * 30
+AI_NAME = "AI {n}"
+
+
+@contextlib.contextmanager
+def _logged(op: str, **context: Any) -> Iterator[None]:
+    """One log line per refused call (the accepted ones log their own line)."""
+    try:
+        yield
+    except (errors.ServiceError, GameError) as err:
+        where = " ".join(f"{k}={v}" for k, v in context.items())
+        log.info("%s refused (%s: %s) %s", op, type(err).__name__, err, where)
+        raise
+
+
+def _turn_events(rows: Sequence[LogRow], upto_seq: int) -> list[Event]:
+    """Public events of the turn that ended at ``upto_seq``: after the previous TURN_END
+    (possibly inside an earlier entry) up to the last TURN_END of entry ``upto_seq``."""
+    out: list[Event] = []
+    for row in rows:
+        events = list(row.public)
+        ends = [i for i, e in enumerate(events) if e.key == TURN_END]
+        if row.seq < upto_seq and ends:
+            out = []
+            events = events[ends[-1] + 1:]
+        elif row.seq == upto_seq and ends:
+            events = events[:ends[-1] + 1]
+        out.extend(events)
+    return out
+
+
+def _check_hours(hours: float) -> float:
+    try:
+        value = float(hours)
+    except (TypeError, ValueError):
+        raise errors.InvalidOption(key="service.invalid_hours", hours=hours,
+                                   max=MAX_REMINDER_HOURS) from None
+    if not 0 <= value <= MAX_REMINDER_HOURS:
+        raise errors.InvalidOption(key="service.invalid_hours", hours=hours,
+                                   max=MAX_REMINDER_HOURS)
+    return value
+
+
+def _check_locale(locale: str | None) -> str | None:
+    if locale is not None and locale not in LOCALES:
+        raise errors.InvalidOption(key="service.invalid_locale", locale=locale,
+                                   choices=", ".join(LOCALES))
+    return locale
+
+
+def _validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults merged with the creator's choices; values from slash commands may be text."""
+    known = {o.name: o for o in spec.options}
+    options = {o.name: o.default for o in spec.options}
+    for name, value in (given or {}).items():
+        option = known.get(name)
+        if option is None:
+            raise errors.InvalidOption(key="service.unknown_option", option=name)
+        if option.choices:
+            match = [c for c in option.choices if c == value or str(c) == str(value)]
+            if not match:
+                raise errors.InvalidOption(option=name, value=value,
+                                           choices=", ".join(map(str, option.choices)))
+            value = match[0]
+        elif option.default is not None and not isinstance(value, type(option.default)):
+            raise errors.InvalidOption(option=name, value=value, choices="-")
+        options[name] = value
+    return options
+
+
+class GameService:
+    def __init__(self, repo: Repository, *, clock: Callable[[], float] = time.time,
+                 ai_delay: float = 0.0, render: RenderFn = render_board,
+                 engine_for: Callable[[str], Engine] = registry.get,
+                 default_locale: str = "en", default_reminder_hours: float = 24.0) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.ai_delay = ai_delay
+        self._render_fn = render
+        self._engine_for = engine_for
+        self.default_locale = normalise(default_locale)
+        self.default_reminder_hours = default_reminder_hours
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # --- loading -----------------------------------------------------------------------
+    def engine(self, game_key: str) -> Engine:
+        try:
+            return self._engine_for(game_key)
+        except KeyError:
+            raise errors.UnknownGameKey(game=game_key) from None
+
+    async def get(self, game_id: int) -> GameInfo:
+        game = await self.repo.get_game(game_id)
+        if game is None:
+            raise errors.UnknownGame(game_id=game_id)
+        return game
+
+    async def _load(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
+        """Game, engine and state (``None`` in the lobby)."""
+        loaded = await self.repo.load_game(game_id)
+        if loaded is None:
+            raise errors.UnknownGame(game_id=game_id)
+        game, data = loaded
+        engine = self.engine(game.game_key)
+        return game, engine, (None if data is None else engine.from_dict(data))
+
+    async def _load_started(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
+        game, engine, state = await self._load(game_id)
+        if game.status == LOBBY:
+            raise errors.NotStarted(game_id=game_id)
+        return game, engine, state
+
+    async def _load_active(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
+        game, engine, state = await self._load_started(game_id)
+        if game.status != ACTIVE:
+            raise GameOver(f"game {game_id} is {game.status}")
+        return game, engine, state
+
+    async def in_channel(self, channel_id: int) -> GameInfo | None:
+        return await self.repo.open_game_in_channel(channel_id)
+
+    async def names(self, game: GameInfo) -> list[str]:
+        return [s.name for s in game.seats]
+
+    @staticmethod
+    def _awaited(game: GameInfo, engine: Engine, state: Any) -> tuple[Seat, ...]:
+        if game.status != ACTIVE or state is None or engine.is_over(state):
+            return ()
+        return tuple(game.seats[s] for s in sorted(engine.active_players(state)))
+
+    # --- lobby -------------------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int, game_key: str,
+                     creator_id: int, creator_name: str, seats: int | None = None,
+                     options: dict[str, Any] | None = None,
+                     reminder_hours: float | None = None) -> GameInfo:
+        with _logged("create", channel=channel_id, user=creator_id, game=game_key):
+            spec = self.engine(game_key).spec
+            max_seats = spec.max_players if seats is None else int(seats)
+            if not spec.min_players <= max_seats <= spec.max_players:
+                raise errors.InvalidOption(key="service.invalid_seats", seats=max_seats,
+                                           min=spec.min_players, max=spec.max_players)
+            chosen = _validate_options(spec, options)
+            if reminder_hours is None:
+                guild = None if guild_id is None else await self.repo.guild_settings(guild_id)
+                reminder_hours = (guild.reminder_hours if guild and guild.reminder_hours
+                                  is not None else self.default_reminder_hours)
+            hours = _check_hours(reminder_hours)
+            try:
+                game = await self.repo.create_game(
+                    guild_id=guild_id, channel_id=channel_id, game_key=game_key,
+                    creator_id=creator_id, options=chosen, seed=secrets.randbits(62),
+                    max_seats=max_seats, reminder_hours=hours,
+                    seats=[Seat(0, creator_id, creator_name)], now=self.clock())
+            except ChannelTaken:
+                busy = await self.repo.open_game_in_channel(channel_id)
+                raise errors.ChannelBusy(game_id=busy.id if busy else "?",
+                                         game=busy.game_key if busy else "?") from None
+        log.info("game %d created: %s in channel %d by %d (%d seats, options %s)",
+                 game.id, game_key, channel_id, creator_id, max_seats, chosen)
+        return game
+
+    async def _lobby(self, game_id: int) -> GameInfo:
+        game = await self.get(game_id)
+        if game.status == ACTIVE:
+            raise errors.AlreadyStarted(game_id=game_id)
+        if game.status != LOBBY:
+            raise GameOver(f"game {game_id} is {game.status}")
+        return game
+
+    async def _set_seats(self, game: GameInfo, seats: Sequence[Seat]) -> GameInfo:
+        renumbered = [Seat(i, s.user_id, s.name) for i, s in enumerate(seats)]
+        try:
+            return await self.repo.set_seats(game.id, renumbered, now=self.clock())
+        except VersionConflict:
+            raise errors.AlreadyStarted(game_id=game.id) from None
+        except SeatTaken:
+            raise errors.AlreadySeated(game_id=game.id) from None
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
+        with _logged("join", game=game_id, user=user_id):
+            async with self._locks[game_id]:
+                game = await self._lobby(game_id)
+                if game.seat_of(user_id) is not None:
+                    raise errors.AlreadySeated(game_id=game_id)
+                if len(game.seats) >= game.max_seats:
+                    raise errors.LobbyFull(game_id=game_id, seats=game.max_seats)
+                game = await self._set_seats(game, [*game.seats, Seat(0, user_id, name)])
+        log.info("game %d: user %d joined (%d/%d)", game_id, user_id, len(game.seats),
+                 game.max_seats)
+        return game
+
+    async def leave(self, game_id: int, user_id: int) -> GameInfo:
+        with _logged("leave", game=game_id, user=user_id):
+            async with self._locks[game_id]:
+                game = await self._lobby(game_id)
+                if game.seat_of(user_id) is None:
+                    raise errors.NotSeated(game_id=game_id)
+                if user_id == game.creator_id:
+                    raise errors.Forbidden(key="service.creator_cannot_leave")
+                game = await self._set_seats(
+                    game, [s for s in game.seats if s.user_id != user_id])
+        log.info("game %d: user %d left", game_id, user_id)
+        return game
+
+    async def add_ai(self, game_id: int, by_user_id: int) -> GameInfo:
+        with _logged("add_ai", game=game_id, user=by_user_id):
+            async with self._locks[game_id]:
+                game = await self._lobby(game_id)
+                if by_user_id != game.creator_id:
+                    raise errors.NotCreator(game_id=game_id)
+                if len(game.seats) >= game.max_seats:
+                    raise errors.LobbyFull(game_id=game_id, seats=game.max_seats)
+                game = await self._set_seats(game, [*game.seats, Seat(0, None, _ai_name(game))])
+        log.info("game %d: AI seat added by %d", game_id, by_user_id)
+        return game
+
+    async def remove_seat(self, game_id: int, seat: int, *, by_user_id: int,
+                          is_admin: bool) -> GameInfo:
+        """In the lobby the creator (or an admin) removes a seat; after the start an admin
+        hands a seat to the AI so an absent player no longer blocks the table."""
+        with _logged("remove_seat", game=game_id, user=by_user_id, seat=seat):
+            async with self._locks[game_id]:
+                game = await self.get(game_id)
+                if not 0 <= seat < len(game.seats):
+                    raise errors.NotSeated(key="service.no_such_seat", seat=seat)
+                if game.status == LOBBY:
+                    if not is_admin and by_user_id != game.creator_id:
+                        raise errors.NotCreator(game_id=game_id)
+                    if seat == 0:
+                        raise errors.Forbidden(key="service.cannot_remove_creator")
+                    game = await self._set_seats(
+                        game, [s for s in game.seats if s.seat != seat])
+                else:
+                    if game.status != ACTIVE:
+                        raise GameOver(f"game {game_id} is {game.status}")
+                    if not is_admin:
+                        raise errors.Forbidden(key="service.admin_only")
+                    old = game.seats[seat]
+                    if old.is_ai:
+                        return game
+                    game = await self.repo.replace_seat(
+                        game_id, Seat(seat, None, _ai_name(game)), now=self.clock())
+                    if old.user_id is not None:
+                        await self.repo.remove_cancel_vote(game_id, old.user_id)
+        log.info("game %d: seat %d removed by %d", game_id, seat, by_user_id)
+        return game
+
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        await self.repo.set_lobby_message(game_id, message_id)
+
+    async def set_reminder_hours(self, game_id: int, hours: float, by_user_id: int) -> GameInfo:
+        with _logged("set_reminder_hours", game=game_id, user=by_user_id):
+            game = await self.get(game_id)
+            if by_user_id != game.creator_id:
+                raise errors.NotCreator(game_id=game_id)
+            value = _check_hours(hours)
+            game = await self.repo.set_game_reminder_hours(game_id, value, now=self.clock())
+        log.info("game %d: reminders every %.1f h", game_id, value)
+        return game
+
+    # --- start / cancel ----------------------------------------------------------------
+    async def start(self, game_id: int, by_user_id: int) -> MoveResult:
+        with _logged("start", game=game_id, user=by_user_id):
+            async with self._locks[game_id]:
+                game = await self._lobby(game_id)
+                if by_user_id != game.creator_id:
+                    raise errors.NotCreator(game_id=game_id)
+                engine = self.engine(game.game_key)
+                if len(game.seats) < engine.spec.min_players:
+                    raise errors.TooFewPlayers(game_id=game_id, min=engine.spec.min_players,
+                                               seats=len(game.seats))
+                state = engine.new_game(len(game.seats), game.seed, game.options)
+                running = dataclasses.replace(game, status=ACTIVE)
+                awaited = self._awaited(running, engine, state)
+                try:
+                    game = await self.repo.start_game(
+                        game_id, engine.to_dict(state), now=self.clock(),
+                        awaited=await self._reminder_plan(running, awaited))
+                except VersionConflict:
+                    raise errors.AlreadyStarted(game_id=game_id) from None
+        log.info("game %d started: %s, %d seats", game_id, game.game_key, len(game.seats))
+        image = await self._render(game, engine, state)
+        return MoveResult(game=game, image=image, awaited=self._awaited(game, engine, state))
+
+    async def cancel(self, game_id: int, by_user_id: int, *, is_admin: bool = False) -> GameInfo:
+        with _logged("cancel", game=game_id, user=by_user_id):
+            async with self._locks[game_id]:
+                game = await self.get(game_id)
+                if game.status not in OPEN_STATUSES:
+                    raise GameOver(f"game {game_id} is {game.status}")
+                if not is_admin:
+                    if game.status == ACTIVE:
+                        raise errors.Forbidden(key="service.cancel_needs_vote")
+                    if by_user_id != game.creator_id:
+                        raise errors.NotCreator(game_id=game_id)
+                game = await self._set_status(game_id, CANCELLED)
+        log.info("game %d cancelled by %d%s", game_id, by_user_id, " (admin)" * is_admin)
+        return game
+
+    async def _set_status(self, game_id: int, status: str) -> GameInfo:
+        try:
+            return await self.repo.set_status(game_id, status, expected=OPEN_STATUSES,
+                                              now=self.clock())
+        except VersionConflict:
+            raise GameOver(f"game {game_id} is already over") from None
+
+    async def vote_cancel(self, game_id: int, user_id: int) -> tuple[GameInfo, set[int], bool]:
+        """After the start, the game is cancelled once every human player voted for it."""
+        with _logged("vote_cancel", game=game_id, user=user_id):
+            async with self._locks[game_id]:
+                game = await self.get(game_id)
+                if game.status == LOBBY:
+                    raise errors.NotStarted(game_id=game_id)
+                if game.status != ACTIVE:
+                    raise GameOver(f"game {game_id} is {game.status}")
+                if game.seat_of(user_id) is None:
+                    raise errors.NotSeated(game_id=game_id)
+                votes = await self.repo.add_cancel_vote(game_id, user_id, now=self.clock())
+                humans = {s.user_id for s in game.humans}
+                cancelled = humans <= votes
+                if cancelled:
+                    game = await self._set_status(game_id, CANCELLED)
+        log.info("game %d: cancel vote by %d (%d/%d)%s", game_id, user_id,
+                 len(votes & humans), len(humans), " -> cancelled" if cancelled else "")
+        return game, votes, cancelled
+
+    # --- moves -------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: str, *,
+                  expected_version: int | None = None) -> MoveResult:
+        with _logged("act", game=game_id, user=user_id, action=repr(action)):
+            async with self._locks[game_id]:
+                game, engine, state = await self._load_active(game_id)
+                if expected_version is not None and expected_version != game.version:
+                    raise errors.StaleVersion(game_id=game_id, version=game.version)
+                seat = game.seat_of(user_id)
+                if seat is None:
+                    raise errors.NotSeated(game_id=game_id)
+                if seat.seat not in engine.active_players(state):
+                    raise NotYourTurn(f"seat {seat.seat} is not awaited")
+                return await self._apply(game, engine, state, seat.seat, Action.parse(action))
+
+    async def ai_moves(self, game_id: int) -> AsyncIterator[MoveResult]:
+        """Play every awaited AI seat, one move at a time, until a human is awaited or the
+        game ends. Each move goes through the same durable path as :meth:`act`."""
+        while True:
+            game, engine, state = await self._load(game_id)
+            if not any(s.is_ai for s in self._awaited(game, engine, state)):
+                return
+            await asyncio.sleep(self.ai_delay)
+            async with self._locks[game_id]:
+                game, engine, state = await self._load(game_id)
+                ai = [s for s in self._awaited(game, engine, state) if s.is_ai]
+                if not ai:
+                    return
+                seat = ai[0].seat
+                rng = ai_rng(game.seed, seat, game.version)
+                move = random_action(engine, state, seat, rng)
+                result = await self._apply(game, engine, state, seat, move)
+            yield result
+
+    async def _apply(self, game: GameInfo, engine: Engine, state: Any, seat: int,
+                     action: Action) -> MoveResult:
+        outcome = engine.apply(state, seat, action)
+        new_state = outcome.state
+        public = [e for e in outcome.events if e.to is None]
+        private = [e for e in outcome.events if e.to is not None]
+        turn_end = any(e.key == TURN_END for e in public)
+        over = engine.is_over(new_state)
+        awaited = () if over else self._awaited(game, engine, new_state)
+        try:
+            saved = await self.repo.save_move(
+                game.id, expected_version=game.version, state=engine.to_dict(new_state),
+                seat=seat, action=str(action), public=public, private=private,
+                turn_end=turn_end, finished=over,
+                awaited=await self._reminder_plan(game, awaited), now=self.clock())
+        except VersionConflict:
+            raise errors.StaleVersion(game_id=game.id, version=game.version) from None
+        log.info("game %d v%d: seat %d played %r%s%s", game.id, saved.version, seat, str(action),
+                 " (turn end)" if turn_end else "", " (game over)" if over else "")
+        result = MoveResult(game=saved, turn_completed=turn_end, awaited=awaited)
+        for event in private:
+            assert event.to is not None
+            result.private_events.setdefault(event.to, []).append(event)
+        if turn_end:
+            rows = await self.repo.turn_batch(game.id, saved.version)
+            result.public_events = _turn_events(rows, saved.version)
+        else:
+            result.public_events = public
+        if over:
+            result.result = engine.result(new_state)
+        if turn_end or over:
+            result.image = await self._render(saved, engine, new_state)
+        return result
+
+    async def _reminder_plan(self, game: GameInfo,
+                             awaited: Sequence[Seat]) -> list[AwaitedSeat]:
+        """First reminder time of each awaited human: their own interval, else the game's."""
+        now = self.clock()
+        plan = []
+        for seat in awaited:
+            if seat.user_id is None:
+                continue
+            prefs = await self.repo.user_settings(seat.user_id)
+            hours = game.reminder_hours if prefs.reminder_hours is None else prefs.reminder_hours
+            plan.append(AwaitedSeat(seat.seat, seat.user_id,
+                                    now + hours * 3600 if hours > 0 else None))
+        return plan
+
+    async def reminder_hours_for(self, game: GameInfo, user_id: int) -> float:
+        """The interval between two reminders of this player in this game (0 = never)."""
+        prefs = await self.repo.user_settings(user_id)
+        return game.reminder_hours if prefs.reminder_hours is None else prefs.reminder_hours
+
+    # --- reading -----------------------------------------------------------------------
+    async def panel(self, game_id: int, user_id: int) -> Panel:
+        with _logged("panel", game=game_id, user=user_id):
+            game, engine, state = await self._load_started(game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise errors.NotSeated(game_id=game_id)
+            awaited = seat in self._awaited(game, engine, state)
+            choices = tuple(engine.choices(state, seat.seat)) if awaited else ()
+            return Panel(game=game, seat=seat.seat, view=engine.view(state, seat.seat),
+                         choices=choices, awaited=awaited)
+
+    async def view(self, game_id: int, seat: int | None) -> dict[str, Any]:
+        game, engine, state = await self._load_started(game_id)
+        if seat is not None and not 0 <= seat < len(game.seats):
+            raise errors.NotSeated(key="service.no_such_seat", seat=seat)
+        return engine.view(state, seat)
+
+    async def board(self, game_id: int, *, user_id: int | None = None,
+                    locale: str = "en") -> bytes:
+        """The spectator board, or that player's own view when ``user_id`` is given (for an
+        ephemeral reply only: the public board is always the spectator view)."""
+        with _logged("board", game=game_id, user=user_id):
+            game, engine, state = await self._load_started(game_id)
+            seat: int | None = None
+            if user_id is not None:
+                found = game.seat_of(user_id)
+                if found is None:
+                    raise errors.NotSeated(game_id=game_id)
+                seat = found.seat
+            return await self._render_fn(game.game_key, engine.view(state, seat),
+                                         await self.names(game), normalise(locale))
+
+    async def _render(self, game: GameInfo, engine: Engine, state: Any) -> bytes | None:
+        """The public (spectator) board in the server's language; a drawing bug must not
+        lose an already saved move, so it is logged and the message goes without image."""
+        try:
+            locale = await self.guild_locale(game.guild_id)
+            return await self._render_fn(game.game_key, engine.view(state, None),
+                                         await self.names(game), locale)
+        except Exception:
+            log.exception("game %d: rendering the board failed", game.id)
+            return None
+
+    async def log(self, game_id: int, *, limit: int = 20,
+                  before_seq: int | None = None) -> list[LogEntry]:
+        await self.get(game_id)
+        rows = await self.repo.log(game_id, limit=limit, before_seq=before_seq)
+        return [LogEntry(r.seq, r.seat, r.action, r.created_at, r.public) for r in rows]
+
+    async def mine(self, user_id: int) -> list[tuple[GameInfo, tuple[int, ...]]]:
+        """Active games, in every server, where this user is awaited now."""
+        out = []
+        for info in await self.repo.games_with_user(user_id, (ACTIVE,)):
+            game, engine, state = await self._load(info.id)
+            seats = tuple(s.seat for s in self._awaited(game, engine, state)
+                          if s.user_id == user_id)
+            if seats:
+                out.append((game, seats))
+        return out
+
+    # --- settings ----------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return await self.repo.guild_settings(guild_id)
+
+    async def guild_locale(self, guild_id: int | None) -> str:
+        """The language of public messages in this server."""
+        if guild_id is None:
+            return self.default_locale
+        return (await self.repo.guild_settings(guild_id)).locale or self.default_locale
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> GuildSettings:
+        return await self.repo.update_guild_settings(
+            guild_id, {"locale": _check_locale(locale)}, now=self.clock())
+
+    async def set_guild_reminder_hours(self, guild_id: int,
+                                       hours: float | None) -> GuildSettings:
+        value = None if hours is None else _check_hours(hours)
+        return await self.repo.update_guild_settings(
+            guild_id, {"reminder_hours": value}, now=self.clock())
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return await self.repo.user_settings(user_id)
+
+    async def set_user_locale(self, user_id: int, locale: str | None) -> UserSettings:
+        return await self.repo.update_user_settings(
+            user_id, {"locale": _check_locale(locale)}, now=self.clock())
+
+    async def set_dm_opt_in(self, user_id: int, opt_in: bool) -> UserSettings:
+        return await self.repo.update_user_settings(
+            user_id, {"dm_opt_in": bool(opt_in)}, now=self.clock())
+
+    async def set_user_reminder_hours(self, user_id: int, hours: float | None) -> UserSettings:
+        value = None if hours is None else _check_hours(hours)
+        return await self.repo.update_user_settings(
+            user_id, {"reminder_hours": value}, now=self.clock())
+
+
+def _ai_name(game: GameInfo) -> str:
+    taken = {s.name for s in game.seats}
+    n = 1
+    while AI_NAME.format(n=n) in taken:
+        n += 1
+    return AI_NAME.format(n=n)

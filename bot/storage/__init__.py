@@ -1,0 +1,26 @@
+"""Persistence behind one interface (:class:`Repository`); SQLite is the default backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage.base import (
+    AwaitedSeat,
+    ChannelTaken,
+    LogRow,
+    Reminder,
+    Repository,
+    SeatTaken,
+    StorageError,
+    VersionConflict,
+)
+from bot.storage.sqlite import SqliteRepository
+
+
+async def open_repository(path: str | Path, **kwargs: object) -> Repository:
+    """Open (and migrate) the database at ``path``."""
+    return await SqliteRepository.open(path, **kwargs)  # type: ignore[arg-type]
+
+
+__all__ = ["AwaitedSeat", "ChannelTaken", "LogRow", "Reminder", "Repository", "SeatTaken",
+           "SqliteRepository", "StorageError", "VersionConflict", "open_repository"]
