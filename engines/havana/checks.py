@@ -122,7 +122,7 @@ def _build_reason(s: State, seat: int, bid: int) -> GameError:
     if short is not None:
         what, need, have = short
         key = {"workers": "@havana.res.worker", "pesos": "@havana.res.pesos"}.get(
-            what, f"@havana.mat.{what}")
+            what, f"@havana.material.{what}")
         return _illegal(f"You need {need} {what}, you have {have}", "need", need=need,
                         have=have, what=key)
     return _illegal("That is not possible now", "not_now")

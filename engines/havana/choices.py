@@ -39,7 +39,7 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
         bid = end_building(s, int(row), end)
         return Choice(a, _m("choice.remove", building=f"@havana.building.{bid}",
                             vp=BUILDINGS[bid].vp),
-                      _m("desc.remove", row=int(row) + 1, end=f"@havana.end.{end}"), "remove")
+                      _m("desc.remove", row=int(row) + 1, end=f"@havana.side.{end}"), "remove")
     if kind == "target":
         return _target_choice(s, a, int(arg))
     if kind == "take":

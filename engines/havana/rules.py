@@ -46,7 +46,7 @@ END = act("end")
 
 def mat_key(m: int | str) -> str:
     name = MATERIALS[m] if isinstance(m, int) else m
-    return f"@havana.mat.{name}"
+    return f"@havana.material.{name}"
 
 
 def card_key(card: str) -> str:
