@@ -1,0 +1,128 @@
+"""Why an action is refused: typed, translatable errors that name the reason.
+
+Called only when an action is not among the legal ones, so it may be slow and thorough.
+"""
+
+from __future__ import annotations
+
+from engines.base import Action, GameError, IllegalAction, InvalidAction
+
+from .board import LABEL_INDEX, ORDERS, SHIFTS, TURNS
+from .data import CODES, IMPROVEMENTS, JOKER, TILES
+from .rules import (
+    WORKER,
+    colour_key,
+    frontier,
+    geo,
+    stuck,
+    target_spaces,
+    tile_key,
+    units_total,
+)
+from .state import State
+
+_ARITY: dict[str, tuple[int, ...]] = {
+    "confirm": (0,), "arrange": (3,), "castle": (1,), "improve": (1,), "draw": (0,),
+    "take": (0,), "place": (0,), "pick": (1,), "swap": (1,), "discard": (1,), "tile": (1,),
+    "space": (1,), "pay": (1, 2), "skip": (0,), "marble": (0,), "end": (0,),
+}
+_UNITS = set(CODES) | {WORKER} | {"2" + c for c in CODES}
+
+
+def _illegal(message: str, key: str, **params: object) -> IllegalAction:
+    return IllegalAction(message, key=f"tuscany.error.{key}", **params)
+
+
+def malformed(action: Action) -> InvalidAction | None:
+    """Shape errors: unknown kind, wrong argument count, unknown space/colour/number."""
+    kind, args = action.kind, action.args
+    bad = InvalidAction(f"Bad action {action}", key="error.invalid_action", detail=str(action))
+    if kind not in _ARITY or len(args) not in _ARITY[kind]:
+        return bad
+    arg = args[0] if args else ""
+    ok = True
+    if kind == "arrange":
+        ok = args[0] in ORDERS and args[1] in TURNS and (args[2] in SHIFTS or args[2] == "111")
+    elif kind in ("castle", "space"):
+        ok = arg in LABEL_INDEX
+    elif kind == "improve":
+        ok = arg in IMPROVEMENTS
+    elif kind in ("pick", "discard", "tile"):
+        ok = arg.isdigit() and len(arg) <= 2
+    elif kind == "swap":
+        ok = arg in CODES
+    elif kind == "pay":
+        ok = all(a in _UNITS for a in args)
+    return None if ok else bad
+
+
+_STEP_KINDS = {
+    "main": {"draw", "take", "place"}, "take": {"pick", "swap"}, "replace": {"discard"},
+    "place": {"tile"}, "space": {"space"}, "pay": {"pay"}, "castle": {"pick", "skip"},
+    "improve": {"improve"}, "extra": {"marble", "end"},
+}
+
+
+def reason(s: State, seat: int, action: Action) -> GameError:
+    """The most specific error for an action that is not legal now."""
+    bad = malformed(action)
+    if bad is not None:
+        return bad
+    p = s.players[seat]
+    kind = action.kind
+    arg = action.args[0] if action.args else ""
+    if s.phase == "castle" and kind == "castle":
+        return _illegal(f"{arg} is not a dark-green space", "not_castle_space", space=arg)
+    if kind == "improve" and arg in IMPROVEMENTS and not s.supply[IMPROVEMENTS.index(arg)]:
+        return _illegal(f"No {arg} improvement is left", "improvement_gone",
+                        improvement=f"@tuscany.improvement.{arg}")
+    step = s.stack[-1].kind if s.phase == "play" and s.stack else s.phase
+    if kind not in _STEP_KINDS.get(step, {"arrange", "confirm", "castle", "improve"}):
+        return _illegal(f"{kind} is not possible now", "not_now", step=f"@tuscany.step.{step}")
+    if kind == "place":
+        return _illegal("None of your stored tiles can be placed", "nothing_to_place")
+    if kind in ("pick", "discard", "tile"):
+        i = int(arg)
+        if kind == "discard" and i >= len(p.storage):
+            return _illegal(f"No storage space {i}", "no_such_slot", slot=arg)
+        if kind == "tile":
+            if i >= len(p.storage) or p.storage[i] is None:
+                return _illegal(f"Storage space {i} is empty", "empty_storage", slot=arg)
+            return _illegal("That tile has no free space you can pay for", "cannot_place",
+                            tile=tile_key(p.storage[i]))
+        if i >= len(s.display) or s.display[i] is None:
+            return _illegal(f"Display slot {i} is empty", "empty_slot", slot=arg)
+        return _illegal("That tile has no free adjacent space", "no_space_for_tile",
+                        tile=tile_key(s.display[i]))
+    if kind == "swap":
+        if not stuck(s, p):
+            return _illegal("You can place a display tile: no swap", "not_stuck")
+        return _illegal("No tile of that colour is on display", "colour_absent",
+                        colour=colour_key(CODES.index(arg)))
+    frame = s.stack[-1] if s.stack else None
+    if kind == "space" and frame is not None and frame.tile is not None:
+        return _space_reason(s, seat, frame.tile, LABEL_INDEX[arg], frame.src == "store")
+    if kind == "pay" and frame is not None:
+        return _illegal("You cannot pay that", "cannot_pay",
+                        payment=[f"@tuscany.pay.{u}" for u in action.args])
+    return _illegal(f"{action} is not possible now", "not_legal", action=str(action))
+
+
+def _space_reason(s: State, seat: int, tile: int, space: int, pay: bool) -> GameError:
+    p = s.players[seat]
+    g = geo(p)
+    label = g.labels[space]
+    if p.board[space] is not None:
+        return _illegal(f"{label} is occupied", "occupied", space=label)
+    if tile != JOKER and g.colours[space] != TILES[tile].colour:
+        return _illegal(f"{label} is not the tile's colour", "wrong_colour", space=label,
+                        colour=colour_key(g.colours[space]),
+                        tile_colour=colour_key(TILES[tile].colour))
+    if space not in frontier(p, g):
+        return _illegal(f"{label} touches none of your tiles", "not_adjacent", space=label)
+    if pay and space not in target_spaces(p, g, tile, True):
+        have = units_total(p, g.colours[space])
+        return _illegal(f"You need 2 payments for {label}, you have {have}", "cannot_pay_space",
+                        space=label, have=have)
+    return _illegal(f"{label} is not possible now", "not_legal", action=f"space {label}")
+
