@@ -507,7 +507,7 @@ class GameService:
         """The public (spectator) board in the server's language; a drawing bug must not
         lose an already saved move, so it is logged and the message goes without image."""
         try:
-            locale = await self.guild_locale(game.guild_id)
+            locale = await self.guild_locale(game.guild_id) or self.default_locale
             return await self._render_fn(game.game_key, engine.view(state, None),
                                          await self.names(game), locale)
         except Exception:
@@ -535,11 +535,56 @@ class GameService:
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         return await self.repo.guild_settings(guild_id)
 
-    async def guild_locale(self, guild_id: int | None) -> str:
-        """The language of public messages in this server."""
+    async def guild_locale(self, guild_id: int | None) -> str | None:
+        """The server's language override for public messages (None: no override)."""
         if guild_id is None:
-            return self.default_locale
-        return (await self.repo.guild_settings(guild_id)).locale or self.default_locale
+            return None
+        return (await self.repo.guild_settings(guild_id)).locale
+
+    async def set_guild_settings(self, guild_id: int, *, locale: str | None = None,
+                                 reminder_hours: float | None = None) -> GuildSettings:
+        """Set the given overrides (None = leave unchanged)."""
+        values: dict[str, Any] = {}
+        if locale is not None:
+            values["locale"] = _check_locale(locale)
+        if reminder_hours is not None:
+            values["reminder_hours"] = _check_hours(reminder_hours)
+        if not values:
+            return await self.repo.guild_settings(guild_id)
+        settings = await self.repo.update_guild_settings(guild_id, values, now=self.clock())
+        log.info("guild %d settings: %s", guild_id, values)
+        return settings
+
+    async def set_user_settings(self, user_id: int, *, locale: str | None = None,
+                                dm_opt_in: bool | None = None,
+                                reminder_hours: float | None = None) -> UserSettings:
+        """Set the given preferences (None = leave unchanged)."""
+        values: dict[str, Any] = {}
+        if locale is not None:
+            values["locale"] = _check_locale(locale)
+        if dm_opt_in is not None:
+            values["dm_opt_in"] = bool(dm_opt_in)
+        if reminder_hours is not None:
+            values["reminder_hours"] = _check_hours(reminder_hours)
+        if not values:
+            return await self.repo.user_settings(user_id)
+        settings = await self.repo.update_user_settings(user_id, values, now=self.clock())
+        log.info("user %d settings: %s", user_id, values)
+        return settings
+
+    async def user_locales(self) -> dict[int, str]:
+        return await self.repo.user_locales()
+
+    async def games_awaiting_ai(self) -> list[int]:
+        """Active games where an AI seat is awaited (to resume after a restart)."""
+        out = []
+        for info in await self.repo.games_with_status((ACTIVE,)):
+            if not any(s.is_ai for s in info.seats):
+                continue
+            game, engine, state = await self._load(info.id)
+            if any(s.is_ai for s in self._awaited(game, engine, state)):
+                out.append(game.id)
+        return out
 
     async def set_guild_locale(self, guild_id: int, locale: str | None) -> GuildSettings:
         return await self.repo.update_guild_settings(

@@ -112,6 +112,9 @@ class Repository(ABC):
     async def games_with_user(self, user_id: int, statuses: Sequence[str]) -> list[GameInfo]: ...
 
     @abstractmethod
+    async def games_with_status(self, statuses: Sequence[str]) -> list[GameInfo]: ...
+
+    @abstractmethod
     async def count_games(self, statuses: Sequence[str] | None = None) -> int: ...
 
     @abstractmethod
@@ -188,6 +191,10 @@ class Repository(ABC):
     async def update_user_settings(self, user_id: int, values: Mapping[str, Any], *,
                                    now: float) -> UserSettings:
         """Upsert ``locale`` / ``dm_opt_in`` / ``reminder_hours``."""
+
+    @abstractmethod
+    async def user_locales(self) -> dict[int, str]:
+        """Every user's language override (loaded once at start-up by the bot)."""
 
     # --- reminders ---------------------------------------------------------------------
     @abstractmethod

@@ -307,6 +307,11 @@ class SqliteRepository(Repository):
             c, f"status IN ({marks}) AND id IN (SELECT game_id FROM seats WHERE user_id = ?) "
                "ORDER BY id", (*statuses, user_id)))
 
+    async def games_with_status(self, statuses: Sequence[str]) -> list[GameInfo]:
+        marks = ",".join("?" * len(statuses))
+        return await self._read(lambda c: self._games(
+            c, f"status IN ({marks}) ORDER BY id", tuple(statuses)))
+
     async def count_games(self, statuses: Sequence[str] | None = None) -> int:
         if statuses is None:
             return int(await self._read(lambda c: self._scalar(c, "SELECT COUNT(*) FROM games")))
@@ -536,6 +541,14 @@ class SqliteRepository(Repository):
             await conn.execute(sql, (key_value, *(values[n] for n in names), now))
 
         await self._write(tx)
+
+    async def user_locales(self) -> dict[int, str]:
+        async def q(conn: aiosqlite.Connection) -> dict[int, str]:
+            async with conn.execute("SELECT user_id, locale FROM user_settings "
+                                    "WHERE locale IS NOT NULL") as cur:
+                return {r[0]: r[1] for r in await cur.fetchall()}
+
+        return await self._read(q)
 
     # --- reminders ---------------------------------------------------------------------
     @staticmethod
