@@ -1,0 +1,151 @@
+"""Serialisation, data-file validation, and every emitted message key in both locales."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.base import GameError, InvalidState, Message
+from engines.havana import ENGINE
+from engines.havana.data import BUILDINGS, CARDS, load_buildings
+from engines.havana.state import STEPS
+
+from .helpers import actions_state, do, give, set_rows
+
+ROOT = Path(__file__).resolve().parents[3]
+LOCALES = {loc: json.loads((ROOT / f"bot/locales/{loc}/havana.json").read_text("utf-8"))
+           for loc in ("en", "fr")}
+
+
+# --- data ---------------------------------------------------------------------------------------
+def test_buildings_data_is_complete() -> None:
+    assert len(BUILDINGS) == 36 and sorted(BUILDINGS) == list(range(1, 37))
+    assert all(1 <= b.vp <= 7 for b in BUILDINGS.values())
+    assert len({b.name_en for b in BUILDINGS.values()}) == 36
+    assert [c.value for c in CARDS.values()] == [0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9]
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d.pop(), "exactly 36"),
+    (lambda d: d[0].update(vp=8), "VP"),
+    (lambda d: d[0].update(cost={"marble": 1}), "unknown cost"),
+    (lambda d: d[1].update(id=1), "unique"),
+    (lambda d: d[1]["name"].update(en="Beach hut"), "unique"),
+])
+def test_buildings_file_is_validated(tmp_path: Path, mutate: Any, message: str) -> None:
+    data = json.loads((ROOT / "engines/havana/buildings.json").read_text("utf-8"))
+    mutate(data)
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(data), "utf-8")
+    with pytest.raises(ValueError, match=message):
+        load_buildings(path)
+
+
+def test_setup_rule_puts_a_cheap_building_at_a_row_end() -> None:
+    for seed in range(300):
+        s = ENGINE.new_game(2 + seed % 3, seed)
+        ends = [s.rows[r][i] for r in (0, 1) for i in (0, -1)]
+        assert any(BUILDINGS[b].vp <= 3 for b in ends)
+        assert len(s.pile) == 24 and len(s.rows[0]) == len(s.rows[1]) == 6
+        assert s.centre_pesos == 4 and sum(s.centre) == 3
+        assert all(p.pesos == 1 and sum(p.materials) == 1 for p in s.players)
+
+
+# --- serialisation ----------------------------------------------------------------------------
+def test_round_trip_through_json() -> None:
+    s = actions_state([("siesta", "mama"), ("worker", "pesos"), ("debris", "protection")])
+    data = json.loads(json.dumps(ENGINE.to_dict(s)))
+    assert ENGINE.from_dict(data) == s
+
+
+@pytest.mark.parametrize("path, value", [
+    (("bank_workers",), 16),
+    (("bag", 0), 11),  # 81 cubes
+    (("players", 0, "hand"), ["mama"]),
+    (("players", 0, "materials", 4), -1),
+    (("rows", 0, 0), 99),
+    (("phase",), "dancing"),
+    (("num_players",), 5),
+])
+def test_from_dict_rejects_inconsistent_data(path: tuple[Any, ...], value: Any) -> None:
+    data = ENGINE.to_dict(ENGINE.new_game(3, 7))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(InvalidState):
+        ENGINE.from_dict(data)
+
+
+def test_from_dict_rejects_a_missing_field() -> None:
+    data = ENGINE.to_dict(ENGINE.new_game(2, 7))
+    del data["centre"]
+    with pytest.raises(InvalidState):
+        ENGINE.from_dict(data)
+
+
+# --- locale keys ------------------------------------------------------------------------------
+def _keys_of(message: Message | Any) -> set[str]:
+    keys = {message.key}
+    for value in message.params.values():
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, str) and v.startswith("@"):
+                keys.add(v[1:])
+    return keys
+
+
+def test_every_emitted_key_exists_in_both_locales() -> None:
+    seen: set[str] = set()
+    for seed in range(150):
+        rng = random.Random(seed)
+        s = ENGINE.new_game(2 + seed % 3, seed)
+        while not ENGINE.is_over(s):
+            seat = sorted(ENGINE.active_players(s))[0]
+            for c in ENGINE.choices(s, seat):
+                seen |= _keys_of(c.label) | (_keys_of(c.description) if c.description else set())
+            legal = ENGINE.legal_actions(s, seat)
+            out = ENGINE.apply(s, seat, legal[rng.randrange(len(legal))])
+            for e in out.events:
+                seen |= _keys_of(e)
+            s = out.state
+        result = ENGINE.result(s)
+        assert result is not None
+        for d in result.details:
+            seen |= _keys_of(d)
+    seen.discard("turn_end")  # engines.base.TURN_END, rendered by the bot
+    seen |= {f"havana.card.{c}" for c in CARDS} | {f"havana.building.{b}" for b in BUILDINGS}
+    seen |= {f"havana.step.{st}" for st in STEPS} | {"havana.rules"}
+    missing = {loc: sorted(seen - set(cat)) for loc, cat in LOCALES.items()}
+    assert missing == {"en": [], "fr": []}
+    assert len(seen) > 150
+
+
+def test_every_error_key_in_the_source_exists_in_both_locales() -> None:
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "engines/havana").glob("*.py"))
+    named = set(re.findall(r'_illegal\([^)]*?"([a-z_]+)"', source, re.S))
+    named |= {k.split(".", 2)[2] for k in re.findall(r'"(havana\.error\.[a-z_]+)"', source)}
+    assert {"need", "not_buyable", "bad_target", "players"} <= named
+    for loc, cat in LOCALES.items():
+        assert {f"havana.error.{k}" for k in named} <= set(cat), loc
+
+
+def test_error_params_fill_the_templates() -> None:
+    s = actions_state([("siesta", "protection"), ("siesta", "debris")])
+    set_rows(s, [15, 2, 3, 4, 6, 29], [32, 7, 8, 9, 10, 35])
+    give(s, 0, clay=1)
+    s.step = "build"
+    s.players[0].used = ["siesta", "protection"]
+    with pytest.raises(GameError) as err:
+        do(s, 0, "build 15")
+    fields = set(re.findall(r"{(\w+)}", LOCALES["fr"][err.value.key]))
+    assert fields == set(err.value.params)
+
+
+def test_rules_summary_fits() -> None:
+    assert all(0 < len(cat["havana.rules"]) <= 1800 for cat in LOCALES.values())
+    assert LOCALES["en"].keys() == LOCALES["fr"].keys()
