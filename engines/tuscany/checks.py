@@ -17,6 +17,7 @@ from .rules import (
     stuck,
     target_spaces,
     tile_key,
+    unit_key,
     units_total,
 )
 from .state import State
@@ -104,7 +105,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _space_reason(s, seat, frame.tile, LABEL_INDEX[arg], frame.src == "store")
     if kind == "pay" and frame is not None:
         return _illegal("You cannot pay that", "cannot_pay",
-                        payment=[f"@tuscany.pay.{u}" for u in action.args])
+                        payment=[unit_key(u) for u in action.args])
     return _illegal(f"{action} is not possible now", "not_legal", action=str(action))
 
 

@@ -19,9 +19,10 @@ from engines.base import (
 
 from .board import LABEL_INDEX, valid_arrangement
 from .checks import malformed, reason
-from .data import CODES, DRAW_COUNT, IMP_CARD, IMPROVEMENTS
+from .data import CODES, DRAW_COUNT, IMP_CARD
 from .rules import (
     Ctx,
+    active,
     colour_key,
     geo,
     legal,
@@ -31,7 +32,7 @@ from .rules import (
     tile_key,
     unit_key,
 )
-from .state import State, validate
+from .state import State
 from .view import view as make_view
 
 SPEC = Spec(
@@ -59,7 +60,6 @@ class TuscanyEngine:
         return State.from_dict(data)
 
     def active_players(self, state: State) -> frozenset[int]:
-        from .rules import active
         return active(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
@@ -105,9 +105,6 @@ class TuscanyEngine:
         details = tuple(Message("tuscany.result.line", {
             "player": i, "red": k[0], "empty": k[1], "green": k[2]}) for i, k in keys.items())
         return Result({i: k[0] for i, k in keys.items()}, ranking, details)
-
-    def validate(self, state: State) -> None:
-        validate(state)
 
 
 def _choice(s: State, seat: int, a: Action) -> Choice:
@@ -159,4 +156,3 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
 
 
 ENGINE = TuscanyEngine()
-IMPROVEMENT_NAMES = IMPROVEMENTS

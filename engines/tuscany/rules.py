@@ -17,7 +17,6 @@ from .data import (
     CASTLE,
     CITY,
     CODES,
-    COLOURS,
     DISPLAY_SIZE,
     DOMAIN_COUNTS,
     DRAW_COUNT,
@@ -224,7 +223,7 @@ def can_pay(p: Player, colour: int, units: tuple[str, ...]) -> bool:
 def payments(p: Player, colour: int) -> list[tuple[str, ...]]:
     """Every distinct way to pay 2 units for this colour (rulebook "Poser", "Village")."""
     order = unit_order(colour)
-    out = []
+    out: list[tuple[str, ...]] = []
     for i, a in enumerate(order):
         for b in order[i:]:
             if can_pay(p, colour, (a, b)):
@@ -726,7 +725,3 @@ def empty_spaces(p: Player) -> int:
 def standing_key(p: Player) -> tuple[int, int, int]:
     """Most red VP; ties: most empty spaces, then most green VP."""
     return (p.red, empty_spaces(p), p.green)
-
-
-def colour_name(c: int) -> str:
-    return COLOURS[c]
