@@ -191,7 +191,10 @@ class GameService:
     async def create(self, *, guild_id: int | None, channel_id: int, game_key: str,
                      creator_id: int, creator_name: str, seats: int | None = None,
                      options: dict[str, Any] | None = None,
-                     reminder_hours: float | None = None) -> GameInfo:
+                     reminder_hours: float | None = None,
+                     seed: int | None = None) -> GameInfo:
+        """A lobby with the creator at seat 0. ``seed`` is for demos and replays; by
+        default it is drawn from :mod:`secrets` so nobody can predict the game."""
         with _logged("create", channel=channel_id, user=creator_id, game=game_key):
             spec = self.engine(game_key).spec
             max_seats = spec.max_players if seats is None else int(seats)
@@ -207,7 +210,7 @@ class GameService:
             try:
                 game = await self.repo.create_game(
                     guild_id=guild_id, channel_id=channel_id, game_key=game_key,
-                    creator_id=creator_id, options=chosen, seed=secrets.randbits(62),
+                    creator_id=creator_id, options=chosen, seed=secrets.randbits(62) if seed is None else seed,
                     max_seats=max_seats, reminder_hours=hours,
                     seats=[Seat(0, creator_id, creator_name)], now=self.clock())
             except ChannelTaken:

@@ -312,11 +312,9 @@ async def test_ai_only_game_is_deterministic_for_a_seed(clock: FakeClock,
         r = await SqliteRepository.open(path)
         s = GameService(r, clock=clock, render=FakeRender(), engine_for=engine_for)
         g = await s.create(guild_id=1, channel_id=1, game_key="race", creator_id=ANN,
-                           creator_name="Ann")
+                           creator_name="Ann", seed=7)
         await s.add_ai(g.id, ANN)
         await s.add_ai(g.id, ANN)
-        # Same seed for both runs (normally random), so the same game.
-        await r._conn.execute("UPDATE games SET seed = 7 WHERE id = ?", (g.id,))
         await s.start(g.id, ANN)
         await s.remove_seat(g.id, 0, by_user_id=ANN, is_admin=True)  # all seats are AIs
         moves = [m async for m in s.ai_moves(g.id)]
