@@ -371,7 +371,7 @@ def _start_round(t: Turn) -> None:
     s.turn_order = sorted(range(s.num_players), key=lambda i: order_key(s.players[i], i))
     s.turn_index = 0
     s.phase = "actions"
-    t.emit("havana.ev.round", round=s.round, order=[str(i) for i in s.turn_order])
+    t.emit("havana.ev.round", round=s.round, seats=s.turn_order[:])
     t.emit(TURN_END)
     _begin_turn(s)
 
@@ -748,8 +748,10 @@ def _game_over(t: Turn, winners: list[int], reason: str) -> None:
     s.remaining = 0
     s.winners = winners
     s.end_reason = reason
-    t.emit("havana.ev.game_over_" + reason, winners=[str(w) for w in winners],
+    t.emit("havana.ev.game_over_" + reason, winners=winners,
            vp=max(s.players[w].vp for w in winners))
+    if reason != "threshold":  # the threshold is checked once the turn has already ended
+        t.emit(TURN_END)
 
 
 _ACTION_STEPS: dict[str, Callable[[Turn, int, Player, Action], None]] = {

@@ -250,6 +250,7 @@ def test_game_ends_when_every_building_is_gone() -> None:
     s.rows, s.pile = [[2], []], []
     s, outs = do(s, 0, "play conservation", "remove 0:left")
     assert s.phase == "over" and s.end_reason == "buildings"
+    assert keys(outs)[-1] == TURN_END
     assert s.winners == [1]
 
 
