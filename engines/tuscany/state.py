@@ -186,6 +186,8 @@ def validate(s: State) -> None:
         raise _bad("unknown pending step")
     tiles: list[int] = [t for t in s.display if t is not None]
     tiles += s.neutral + s.neutral_discard + s.boxed
+    # A tile picked by a castle is held by its pending "space" frame until placed.
+    tiles += [f.tile for f in s.stack if f.src == "display" and f.tile is not None]
     cards = [0] * 8
     for c in s.deck + s.discard:
         if not isinstance(c, int) or not 0 <= c < 8:

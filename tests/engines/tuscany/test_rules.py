@@ -87,7 +87,8 @@ def test_draw_three_cards_plus_improvement_private_to_the_drawer() -> None:
     assert sum(out.state.players[0].hand) == sum(s.players[0].hand) + 5
     public = [e for e in out.events if e.key == "tuscany.ev.draw"]
     private = [e for e in out.events if e.key == "tuscany.ev.draw_private"]
-    assert public[0].params["count"] == 5 and public[0].to is None and "cards" not in public[0].params
+    assert public[0].params["count"] == 5 and public[0].to is None
+    assert "cards" not in public[0].params
     assert private[0].to == 0 and len(private[0].params["cards"]) == 5
     assert out.irreversible
 
