@@ -7,8 +7,9 @@ from engines.base import Engine
 
 def _load() -> dict[str, Engine]:
     from engines.havana import ENGINE as havana
+    from engines.tuscany import ENGINE as tuscany
 
-    return {e.spec.key: e for e in (havana,)}
+    return {e.spec.key: e for e in (havana, tuscany)}
 
 
 _GAMES: dict[str, Engine] | None = None
