@@ -193,6 +193,11 @@ def stuck(s: State, p: Player) -> bool:
     return bool(tiles) and not any(free_of_colour(p, g, TILES[t].colour) for t in tiles)
 
 
+def neutral_available(s: State) -> bool:
+    """A swap needs at least one neutral tile to reveal, or the display could empty."""
+    return bool(s.neutral) or any(TILES[t].owner < 0 for t in s.neutral_discard)
+
+
 def castle_candidates(s: State, p: Player) -> list[int]:
     g = geo(p)
     return [i for i, t in enumerate(s.display) if t is not None and target_spaces(p, g, t, False)]
@@ -282,7 +287,7 @@ def _legal_frame(s: State, p: Player, f: Frame) -> list[Action]:
         return out
     if k == "take":
         out = [act("pick", str(i)) for i, t in enumerate(s.display) if t is not None]
-        if stuck(s, p):
+        if stuck(s, p) and neutral_available(s):
             colours = sorted({TILES[t].colour for t in s.display if t is not None})
             out += [act("swap", CODES[c]) for c in colours]
         return out

@@ -3,7 +3,7 @@
 The default suite plays 1,002 seeded games over 2, 3 and 4 players; every game gets the cheap
 checks (ends after 3 scorings, conservation of cards and tiles, tiles on matching adjacent
 spaces, menus of at most 25 entries); one game in twenty also gets the expensive ones at
-other step (JSON round trip, spectator view without hidden information, every legal action
+every other step (JSON round trip, spectator view without hidden information, every legal action
 applies) and an exact replay from the seed.
 """
 
