@@ -23,7 +23,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from bot import errors
@@ -210,7 +210,8 @@ class GameService:
             try:
                 game = await self.repo.create_game(
                     guild_id=guild_id, channel_id=channel_id, game_key=game_key,
-                    creator_id=creator_id, options=chosen, seed=secrets.randbits(62) if seed is None else seed,
+                    creator_id=creator_id, options=chosen,
+                    seed=secrets.randbits(62) if seed is None else seed,
                     max_seats=max_seats, reminder_hours=hours,
                     seats=[Seat(0, creator_id, creator_name)], now=self.clock())
             except ChannelTaken:
@@ -401,7 +402,7 @@ class GameService:
                     raise NotYourTurn(f"seat {seat.seat} is not awaited")
                 return await self._apply(game, engine, state, seat.seat, Action.parse(action))
 
-    async def ai_moves(self, game_id: int) -> AsyncIterator[MoveResult]:
+    async def ai_moves(self, game_id: int) -> AsyncGenerator[MoveResult, None]:
         """Play every awaited AI seat, one move at a time, until a human is awaited or the
         game ends. Each move goes through the same durable path as :meth:`act`."""
         while True:
@@ -486,10 +487,11 @@ class GameService:
                          choices=choices, awaited=awaited)
 
     async def view(self, game_id: int, seat: int | None) -> dict[str, Any]:
-        game, engine, state = await self._load_started(game_id)
-        if seat is not None and not 0 <= seat < len(game.seats):
-            raise errors.NotSeated(key="service.no_such_seat", seat=seat)
-        return engine.view(state, seat)
+        with _logged("view", game=game_id, seat=seat):
+            game, engine, state = await self._load_started(game_id)
+            if seat is not None and not 0 <= seat < len(game.seats):
+                raise errors.NotSeated(key="service.no_such_seat", seat=seat)
+            return engine.view(state, seat)
 
     async def board(self, game_id: int, *, user_id: int | None = None,
                     locale: str = "en") -> bytes:
@@ -519,7 +521,8 @@ class GameService:
 
     async def log(self, game_id: int, *, limit: int = 20,
                   before_seq: int | None = None) -> list[LogEntry]:
-        await self.get(game_id)
+        with _logged("log", game=game_id):
+            await self.get(game_id)
         rows = await self.repo.log(game_id, limit=limit, before_seq=before_seq)
         return [LogEntry(r.seq, r.seat, r.action, r.created_at, r.public) for r in rows]
 
