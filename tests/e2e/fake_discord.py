@@ -20,6 +20,7 @@ programmable faults (``fail_next``: 429 with retry_after, 403, 404, 5xx).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import logging
@@ -675,7 +676,7 @@ class FakeDiscord:
 
         return await self._wait_until(found, timeout)
 
-    async def idle(self, *, quiet: float = 0.15, timeout: float = 10.0) -> None:
+    async def idle(self, *, quiet: float = 0.05, timeout: float = 10.0) -> None:
         """Wait until no request is in flight and none arrived for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout
         while True:
@@ -1349,13 +1350,31 @@ class FakeDiscord:
 
     async def interact(self, payload: dict[str, Any], *, timeout: float = 5.0,
                        settle: bool = True) -> InteractionRecord:
-        """Send an interaction, wait for its acknowledgement and (``settle``) for the bot to
-        finish the follow-up calls it triggered."""
+        """Send an interaction and wait for its acknowledgement; with ``settle``, also for the
+        bot to finish answering it (see :meth:`settled`)."""
         record = await self.send_interaction(payload)
         await record.wait(timeout)
         if settle:
-            await self.idle(timeout=timeout)
+            await self.settled(record, timeout=timeout)
         return record
+
+    async def settled(self, record: InteractionRecord, *, timeout: float = 5.0,
+                      grace: float = 1.0) -> None:
+        """Wait until the bot has finished answering ``record``: a deferred reply no longer
+        "thinking"; after a deferred update, its edit or followup (at most ``grace`` s, as a
+        bare acknowledgement is legal); then no request in flight for a short quiet time."""
+        kind = record.response_type
+        if kind == DEFERRED_MESSAGE:
+            await self._wait_until(
+                lambda: record.original_id is not None
+                and not self.message(record.original_id).loading, timeout)
+        elif kind == DEFERRED_UPDATE:
+            token = re.escape(record.token)
+            with contextlib.suppress(TimeoutError):
+                await self._wait_until(lambda: any(
+                    c.status and re.match(rf"/webhooks/\d+/{token}", c.path)
+                    for c in self.calls), grace)
+        await self.idle(timeout=timeout)
 
     def interaction_messages(self, record: InteractionRecord) -> list[StoredMessage]:
         """The original response and the followups of one interaction (not deleted)."""
