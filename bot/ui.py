@@ -217,9 +217,10 @@ def panel_components(panel: Panel, locale: str) -> discord.ui.View:
             for c in choices)
         if fits_buttons:
             for choice in choices:
-                view.add_item(ActButton(game_id, version, str(choice.action),
-                                        label=tm(choice.label, locale), style=_style(choice)))
-            _set_row(view, rows_used)
+                button = ActButton(game_id, version, str(choice.action),
+                                   label=tm(choice.label, locale), style=_style(choice))
+                button.row = rows_used
+                view.add_item(button)
             rows_used += 1
             continue
         for start in range(0, len(choices), MAX_SELECT_OPTIONS):
@@ -232,9 +233,10 @@ def panel_components(panel: Panel, locale: str) -> discord.ui.View:
                 for c in chunk]
             name = f"{group}{start // MAX_SELECT_OPTIONS or ''}"[:40]
             placeholder = _cut(t("ui.choose", locale), 150)
-            view.add_item(ActSelect(game_id, version, _safe_group(name), options,
-                                    placeholder=placeholder))
-            _set_row(view, rows_used)
+            select = ActSelect(game_id, version, _safe_group(name), options,
+                               placeholder=placeholder)
+            select.row = rows_used
+            view.add_item(select)
             rows_used += 1
     return view
 
@@ -250,13 +252,6 @@ def _style(choice: Choice) -> discord.ButtonStyle:
     if kind in ("pass", "skip"):
         return discord.ButtonStyle.secondary
     return discord.ButtonStyle.primary
-
-
-def _set_row(view: discord.ui.View, row: int) -> None:
-    for item in view.children:
-        if getattr(item, "_ludo_row", None) is None:
-            item.row = row
-            item._ludo_row = row  # type: ignore[attr-defined]
 
 
 def turn_message_view(game_id: int, locale: str) -> discord.ui.View:
