@@ -1349,17 +1349,17 @@ class FakeDiscord:
         return record
 
     async def interact(self, payload: dict[str, Any], *, timeout: float = 5.0,
-                       settle: bool = True) -> InteractionRecord:
+                       settle: bool = True, quiet: float = 0.05) -> InteractionRecord:
         """Send an interaction and wait for its acknowledgement; with ``settle``, also for the
         bot to finish answering it (see :meth:`settled`)."""
         record = await self.send_interaction(payload)
         await record.wait(timeout)
         if settle:
-            await self.settled(record, timeout=timeout)
+            await self.settled(record, timeout=timeout, quiet=quiet)
         return record
 
     async def settled(self, record: InteractionRecord, *, timeout: float = 5.0,
-                      grace: float = 1.0) -> None:
+                      grace: float = 1.0, quiet: float = 0.05) -> None:
         """Wait until the bot has finished answering ``record``: a deferred reply no longer
         "thinking"; after a deferred update, its edit or followup (at most ``grace`` s, as a
         bare acknowledgement is legal); then no request in flight for a short quiet time."""
@@ -1374,7 +1374,7 @@ class FakeDiscord:
                 await self._wait_until(lambda: any(
                     c.status and re.match(rf"/webhooks/\d+/{token}", c.path)
                     for c in self.calls), grace)
-        await self.idle(timeout=timeout)
+        await self.idle(quiet=quiet, timeout=timeout)
 
     def interaction_messages(self, record: InteractionRecord) -> list[StoredMessage]:
         """The original response and the followups of one interaction (not deleted)."""
