@@ -96,6 +96,19 @@ class Table:
         self.panels[user] = panel
         return panel
 
+    async def stable_panel(self, user: str) -> StoredMessage:
+        """The user's panel once they are awaited and the AI seats have stopped moving (two
+        panels in a row drawn for the same state version)."""
+        previous: list[str] = []
+        for _ in range(100):
+            panel = await self.panel(user)
+            ids = [c["custom_id"] for c in panel.interactive()]
+            if ids and ids == previous:
+                return panel
+            previous = ids
+            await self.fake.idle(quiet=0.1)
+        raise AssertionError(f"{user} never got a stable panel")
+
     def decision(self, panel: StoredMessage, user: str, rng: random.Random) -> dict[str, Any]:
         component = rng.choice(panel.interactive())
         if component["type"] == 2:
@@ -224,10 +237,7 @@ async def test_restart_mid_game_keeps_buttons(fake_discord: FakeDiscord, run_bot
         log = await fake.interact(fake.slash("game log", {"count": 50}))
         (listing,) = fake.interaction_messages(log)
         assert listing.ephemeral and listing.content.count("`#") >= 3
-        panel = await table.panel("alice")
-        while not panel.interactive():  # the AI seats may still be playing
-            await fake.idle()
-            panel = await table.panel("alice")
+        panel = await table.stable_panel("alice")
         before = await table.human_log(bot)
 
     async with run_bot(await make_bot(fake, database)) as bot:
@@ -254,10 +264,7 @@ async def test_double_click_applies_once(fake_discord: FakeDiscord, run_bot: Run
         await table.open()
         rng = random.Random(3)
         for _ in range(3):  # in several situations: picks and plays
-            panel = await table.panel("alice")
-            while not panel.interactive():
-                await fake.idle()
-                panel = await table.panel("alice")
+            panel = await table.stable_panel("alice")
             before = await table.human_log(bot)
             payload = table.decision(panel, "alice", rng)
             twin = table.decision(panel, "alice", random.Random())
@@ -292,7 +299,7 @@ async def test_outsider_and_out_of_turn_are_refused(fake_discord: FakeDiscord, r
         else:
             pytest.fail("never reached a turn of a single human")
         mover, waiter = ("alice", "bob") if alice.interactive() else ("bob", "alice")
-        panel = alice if mover == "alice" else bob
+        panel = await table.stable_panel(mover)
         public_before = len(fake.public_messages())
         log_before = len(await bot.service.log(table.game_id, limit=10_000))
         panel_versions = len(panel.history)
