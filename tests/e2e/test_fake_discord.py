@@ -135,6 +135,19 @@ def make_bot() -> commands.Bot:
     async def feedback(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(Feedback())
 
+    @bot.tree.command(description="Post, fetch, edit and delete")
+    async def tidy(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("original")
+        followup = await interaction.followup.send("followup", wait=True)
+        await followup.edit(content="followup edited")
+        await interaction.delete_original_response()
+        assert isinstance(interaction.channel, discord.TextChannel)
+        note = await interaction.channel.send("note")
+        fetched = await interaction.channel.fetch_message(note.id)
+        history = [m.content async for m in interaction.channel.history(limit=5)]
+        await fetched.delete()
+        await interaction.followup.send(f"seen {fetched.content}; history {history[0]}")
+
     async def setup_hook() -> None:
         bot.add_dynamic_items(Counter)
         await bot.tree.sync()
@@ -154,7 +167,7 @@ async def test_ready_with_guild_and_synced_tree(fake_discord: FakeDiscord, run_b
         assert bot.application_id == fake_discord.application_id
         synced = {c["name"]: c for c in fake_discord.commands[None]}
         assert set(synced) == {"game", "echo", "secret", "slow", "board", "thread", "dm", "pick",
-                               "feedback"}
+                               "feedback", "tidy"}
         assert synced["echo"]["options"][0]["autocomplete"] is True
         assert fake_discord.rejections == []
 
@@ -258,6 +271,16 @@ async def test_dm_open_send_and_closed_dms(fake_discord: FakeDiscord, run_bot: R
         assert fake_discord.interaction_messages(record)[0].content == "closed 50007"
         assert fake_discord.dm_messages("dave") == []
         assert fake_discord.calls_to("POST", r"^/users/@me/channels$")[-1].status == 200
+
+
+async def test_fetch_edit_delete_routes(fake_discord: FakeDiscord, run_bot: RunBot) -> None:
+    async with run_bot(make_bot()):
+        record = await fake_discord.interact(fake_discord.slash("tidy"))
+        texts = [m.content for m in fake_discord.interaction_messages(record)]
+        assert texts == ["followup edited", "seen note; history note"]
+        gone = fake_discord.channel_messages(deleted=True)
+        assert [m.content for m in gone if m.deleted] == ["original", "note"]
+        assert [c.status for c in fake_discord.calls_to("DELETE", "")] == [204, 204]
 
 
 async def test_select_menu(fake_discord: FakeDiscord, run_bot: RunBot) -> None:
