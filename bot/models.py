@@ -76,6 +76,7 @@ class MoveResult:
     image: bytes | None = None  # spectator board PNG, rendered when turn_completed
     awaited: tuple[Seat, ...] = ()
     result: Result | None = None  # set when the game just ended
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> move deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class GuildSettings:
     guild_id: int
     locale: str | None = None
     reminder_hours: float | None = None
+    vacation_days: int | None = None  # per player and calendar year
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +108,32 @@ class UserSettings:
     locale: str | None = None
     dm_opt_in: bool = False
     reminder_hours: float | None = None
+    timezone: str | None = None  # IANA name, for quiet hours
+    quiet_start: int | None = None  # minutes after local midnight
+    quiet_end: int | None = None
+    notify_before: bool = False  # DM when the player before me starts
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlinePolicy:
+    """How long an awaited player has, and what happens when the time is up."""
+
+    hours: float = 0.0  # 0 = no deadline
+    on_timeout: str = "ai"  # "ai" plays for them; "skip" skips where the game allows
+    abandon_after: int = 3  # consecutive misses before the seat is abandoned (0 = never)
+    warn_hours: float | None = None  # None = 25 % of the deadline, at least 1 h
+    paused_at: float | None = None  # the table paused every clock
+
+    @property
+    def enabled(self) -> bool:
+        return self.hours > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reliability:
+    """A player's record across every server: shown by ``/game profile``."""
+
+    user_id: int
+    finished: int = 0  # games played to the end in their seat
+    timeouts: int = 0  # deadlines missed
+    abandoned: int = 0  # seats declared abandoned

@@ -8,10 +8,13 @@ from bot.storage.base import (
     AwaitedSeat,
     ChannelTaken,
     LogRow,
+    RatingRow,
     Reminder,
     Repository,
+    RequestPending,
     SeatTaken,
     StorageError,
+    UndoRequest,
     VersionConflict,
 )
 from bot.storage.sqlite import SqliteRepository
@@ -22,5 +25,6 @@ async def open_repository(path: str | Path, **kwargs: object) -> Repository:
     return await SqliteRepository.open(path, **kwargs)  # type: ignore[arg-type]
 
 
-__all__ = ["AwaitedSeat", "ChannelTaken", "LogRow", "Reminder", "Repository", "SeatTaken",
-           "SqliteRepository", "StorageError", "VersionConflict", "open_repository"]
+__all__ = ["AwaitedSeat", "ChannelTaken", "LogRow", "RatingRow", "Reminder", "Repository",
+           "RequestPending", "SeatTaken", "SqliteRepository", "StorageError", "UndoRequest",
+           "VersionConflict", "open_repository"]

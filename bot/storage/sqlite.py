@@ -23,11 +23,14 @@ import aiosqlite
 
 from bot.models import (
     ACTIVE,
+    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    DeadlinePolicy,
     GameInfo,
     GuildSettings,
+    Reliability,
     Seat,
     UserSettings,
 )
@@ -35,10 +38,18 @@ from bot.storage.base import (
     AwaitedSeat,
     ChannelTaken,
     LogRow,
+    Notice,
+    RatingRow,
+    RatingUpdate,
     Reminder,
     Repository,
+    RequestPending,
+    SeatClock,
     SeatTaken,
+    UndoRequest,
+    Vacation,
     VersionConflict,
+    undone_by,
 )
 from engines.base import Event
 
@@ -47,8 +58,19 @@ T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[a-z0-9_]+\.sql$")
 _GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, creator_id, options, seed, "
                  "version, max_seats, created_at, updated_at, lobby_message_id, reminder_hours")
-_GUILD_FIELDS = ("locale", "reminder_hours")
-_USER_FIELDS = ("locale", "dm_opt_in", "reminder_hours")
+_GUILD_FIELDS = ("locale", "reminder_hours", "vacation_days")
+_USER_FIELDS = ("locale", "dm_opt_in", "reminder_hours", "timezone", "quiet_start", "quiet_end",
+                "notify_before")
+# An entry that counts (not an undo entry, not taken back); ``a`` is the actions alias.
+_EFFECTIVE = ("a.rewind_to IS NULL AND NOT EXISTS (SELECT 1 FROM undone_actions u "
+              "WHERE u.game_id = a.game_id AND u.seq = a.seq)")
+
+# A reminder row ``r`` whose clocks are stopped: its game is paused or its player is on
+# vacation (two ``now`` parameters). Reminders wait too.
+_CLOCKS_STOPPED = (
+    "EXISTS (SELECT 1 FROM deadline_policies d WHERE d.game_id = r.game_id "
+    "AND d.paused_at IS NOT NULL) OR EXISTS (SELECT 1 FROM vacations v "
+    "WHERE v.user_id = r.user_id AND v.start_at <= ? AND v.end_at > ?)")
 
 
 def _dumps(value: Any) -> str:
@@ -349,16 +371,20 @@ class SqliteRepository(Repository):
 
     @staticmethod
     async def _sync_reminders(conn: aiosqlite.Connection, game_id: int, version: int,
-                              awaited: Sequence[AwaitedSeat], now: float) -> None:
+                              awaited: Sequence[AwaitedSeat], now: float,
+                              keep_others: bool = False) -> None:
         """Keep one reminder row per awaited human; a seat still awaited keeps its row."""
         seats = [a.seat for a in awaited]
         marks = ",".join("?" * len(seats))
         keep = f" AND seat NOT IN ({marks})" if seats else ""
-        await conn.execute(f"DELETE FROM reminders WHERE game_id = ?{keep}", (game_id, *seats))
+        if not keep_others:
+            await conn.execute(f"DELETE FROM reminders WHERE game_id = ?{keep}",
+                               (game_id, *seats))
         await conn.executemany(
             "INSERT OR IGNORE INTO reminders (game_id, seat, user_id, turn_version, since, "
-            "next_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, a.seat, a.user_id, version, now, a.next_at) for a in awaited])
+            "next_at, deadline_at, deadline_left, warn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, a.seat, a.user_id, version, now, a.next_at, a.deadline_at,
+              a.deadline_left, a.warn_at) for a in awaited])
 
     async def start_game(self, game_id: int, state: Mapping[str, Any], *, now: float,
                          awaited: Sequence[AwaitedSeat]) -> GameInfo:
@@ -376,7 +402,8 @@ class SqliteRepository(Repository):
     async def save_move(self, game_id: int, *, expected_version: int, state: Mapping[str, Any],
                         seat: int, action: str, public: Sequence[Event],
                         private: Sequence[Event], turn_end: bool, finished: bool,
-                        awaited: Sequence[AwaitedSeat], now: float) -> GameInfo:
+                        awaited: Sequence[AwaitedSeat], now: float,
+                        irreversible: bool = True) -> GameInfo:
         version = expected_version + 1
 
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
@@ -391,9 +418,11 @@ class SqliteRepository(Repository):
                                       f"{expected_version}")
             await conn.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, public_events, "
-                "private_events, turn_end, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "private_events, turn_end, irreversible, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, version, seat, action, _dumps([e.to_dict() for e in public]),
-                 _dumps([e.to_dict() for e in private]), int(turn_end), now))
+                 _dumps([e.to_dict() for e in private]), int(turn_end), int(irreversible),
+                 now))
             if turn_end:  # whoever is awaited after a turn end begins a new turn
                 await conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
             await self._sync_reminders(conn, game_id, version, () if finished else awaited, now)
@@ -444,7 +473,10 @@ class SqliteRepository(Repository):
         return LogRow(seq=row["seq"], seat=row["seat"], action=row["action"],
                       public=_events(row["public_events"]),
                       private=_events(row["private_events"]), turn_end=bool(row["turn_end"]),
-                      created_at=row["created_at"])
+                      created_at=row["created_at"], irreversible=bool(row["irreversible"]),
+                      rewind_to=row["rewind_to"],
+                      undone=bool(row["undone"]) if "undone" in row.keys()  # noqa: SIM118
+                      else False)
 
     async def _log_rows(self, sql: str, params: Sequence[Any]) -> list[LogRow]:
         async def q(conn: aiosqlite.Connection) -> list[LogRow]:
@@ -462,10 +494,19 @@ class SqliteRepository(Repository):
         return rows[::-1]
 
     async def turn_batch(self, game_id: int, upto_seq: int) -> list[LogRow]:
+        # Only effective entries: a move taken back by an undo was never part of a turn.
         return await self._log_rows(
-            "SELECT * FROM actions WHERE game_id = ? AND seq <= ? AND seq >= COALESCE("
-            "(SELECT MAX(seq) FROM actions WHERE game_id = ? AND turn_end = 1 AND seq < ?), 1) "
-            "ORDER BY seq", (game_id, upto_seq, game_id, upto_seq))
+            f"SELECT * FROM actions a WHERE a.game_id = ? AND a.seq <= ? AND {_EFFECTIVE} "
+            "AND a.seq >= COALESCE((SELECT MAX(b.seq) FROM actions b WHERE b.game_id = ? "
+            "AND b.turn_end = 1 AND b.seq < ? AND NOT EXISTS (SELECT 1 FROM undone_actions u "
+            "WHERE u.game_id = b.game_id AND u.seq = b.seq)), 1) ORDER BY a.seq",
+            (game_id, upto_seq, game_id, upto_seq))
+
+    async def history(self, game_id: int) -> list[LogRow]:
+        return await self._log_rows(
+            "SELECT a.*, (u.seq IS NOT NULL) AS undone FROM actions a LEFT JOIN undone_actions u "
+            "ON u.game_id = a.game_id AND u.seq = a.seq WHERE a.game_id = ? ORDER BY a.seq",
+            (game_id,))
 
     # --- cancel votes ------------------------------------------------------------------
     async def _voters(self, conn: aiosqlite.Connection, game_id: int) -> set[int]:
@@ -499,7 +540,8 @@ class SqliteRepository(Repository):
                 row = await cur.fetchone()
             if row is None:
                 return GuildSettings(guild_id)
-            return GuildSettings(guild_id, row["locale"], row["reminder_hours"])
+            return GuildSettings(guild_id, row["locale"], row["reminder_hours"],
+                                 row["vacation_days"])
 
         return await self._read(q)
 
@@ -516,7 +558,8 @@ class SqliteRepository(Repository):
             if row is None:
                 return UserSettings(user_id)
             return UserSettings(user_id, row["locale"], bool(row["dm_opt_in"]),
-                                row["reminder_hours"])
+                                row["reminder_hours"], row["timezone"], row["quiet_start"],
+                                row["quiet_end"], bool(row["notify_before"]))
 
         return await self._read(q)
 
@@ -555,7 +598,9 @@ class SqliteRepository(Repository):
     def _reminder(row: sqlite3.Row) -> Reminder:
         return Reminder(game_id=row["game_id"], seat=row["seat"], user_id=row["user_id"],
                         turn_version=row["turn_version"], since=row["since"],
-                        next_at=row["next_at"], muted_at_version=row["muted_at_version"])
+                        next_at=row["next_at"], muted_at_version=row["muted_at_version"],
+                        deadline_at=row["deadline_at"], deadline_left=row["deadline_left"],
+                        warn_at=row["warn_at"], before_sent=bool(row["before_sent"]))
 
     async def _reminders(self, sql: str, params: Sequence[Any]) -> list[Reminder]:
         async def q(conn: aiosqlite.Connection) -> list[Reminder]:
@@ -573,7 +618,8 @@ class SqliteRepository(Repository):
             "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
             "WHERE r.next_at IS NOT NULL AND r.next_at <= ? AND g.status = ? "
             "AND (r.muted_at_version IS NULL OR r.muted_at_version < r.turn_version) "
-            "ORDER BY r.next_at, r.game_id, r.seat", (now, ACTIVE))
+            f"AND NOT ({_CLOCKS_STOPPED}) "
+            "ORDER BY r.next_at, r.game_id, r.seat", (now, ACTIVE, now, now))
 
     async def reschedule_reminder(self, game_id: int, seat: int, next_at: float | None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
@@ -591,3 +637,519 @@ class SqliteRepository(Repository):
             return cur.rowcount
 
         return await self._write(tx)
+
+    # --- undo ---------------------------------------------------------------------------
+    async def save_undo(self, game_id: int, *, expected_version: int,
+                        state: Mapping[str, Any], seat: int, rewind_to: int,
+                        undone: Sequence[int], awaited: Sequence[AwaitedSeat],
+                        now: float) -> GameInfo:
+        version = expected_version + 1
+
+        async def tx(conn: aiosqlite.Connection) -> GameInfo:
+            cur = await conn.execute(
+                "UPDATE games SET state = ?, version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = ?",
+                (_dumps(state), now, game_id, expected_version, ACTIVE))
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version "
+                                      f"{expected_version}")
+            await conn.execute(
+                "INSERT INTO actions (game_id, seq, seat, action, turn_end, irreversible, "
+                "rewind_to, created_at) VALUES (?, ?, ?, 'undo', 0, 0, ?, ?)",
+                (game_id, version, seat, rewind_to, now))
+            await conn.executemany(
+                "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
+                [(game_id, seq, version) for seq in undone])
+            await conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+            await self._sync_reminders(conn, game_id, version, awaited, now)
+            return await self._game(conn, game_id)
+
+        return await self._write(tx)
+
+    @staticmethod
+    async def _undo_request(conn: aiosqlite.Connection, where: str,
+                            params: Sequence[Any]) -> UndoRequest | None:
+        async with conn.execute(f"SELECT * FROM undo_requests WHERE {where}", params) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with conn.execute("SELECT user_id, accept FROM undo_votes WHERE request_id = ?",
+                                (row["id"],)) as cur:
+            votes = {r[0]: bool(r[1]) for r in await cur.fetchall()}
+        return UndoRequest(id=row["id"], game_id=row["game_id"], user_id=row["user_id"],
+                           seat=row["seat"], version=row["version"], rewind_to=row["rewind_to"],
+                           voters=tuple(json.loads(row["voters"])), status=row["status"],
+                           created_at=row["created_at"], expires_at=row["expires_at"],
+                           votes=votes)
+
+    async def create_undo_request(self, game_id: int, *, user_id: int, seat: int,
+                                  version: int, rewind_to: int, voters: Sequence[int],
+                                  now: float, expires_at: float) -> UndoRequest:
+        async def tx(conn: aiosqlite.Connection) -> UndoRequest:
+            try:
+                cur = await conn.execute(
+                    "INSERT INTO undo_requests (game_id, user_id, seat, version, rewind_to, "
+                    "voters, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, user_id, seat, version, rewind_to, _dumps(list(voters)), now,
+                     expires_at))
+            except sqlite3.IntegrityError as err:
+                raise RequestPending(f"game {game_id} has an open undo request") from err
+            found = await self._undo_request(conn, "id = ?", (cur.lastrowid,))
+            assert found is not None
+            return found
+
+        return await self._write(tx)
+
+    async def undo_request(self, request_id: int) -> UndoRequest | None:
+        return await self._read(lambda c: self._undo_request(c, "id = ?", (request_id,)))
+
+    async def open_undo_request(self, game_id: int) -> UndoRequest | None:
+        return await self._read(lambda c: self._undo_request(
+            c, "game_id = ? AND status = 'open'", (game_id,)))
+
+    async def add_undo_vote(self, request_id: int, user_id: int, accept: bool, *,
+                            now: float) -> UndoRequest:
+        async def tx(conn: aiosqlite.Connection) -> UndoRequest:
+            if not await self._scalar(conn, "SELECT 1 FROM undo_requests WHERE id = ? AND "
+                                      "status = 'open'", (request_id,)):
+                raise VersionConflict(f"undo request {request_id} is closed")
+            await conn.execute(
+                "INSERT INTO undo_votes (request_id, user_id, accept, created_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (request_id, user_id) DO UPDATE SET "
+                "accept = excluded.accept, created_at = excluded.created_at",
+                (request_id, user_id, int(accept), now))
+            found = await self._undo_request(conn, "id = ?", (request_id,))
+            assert found is not None
+            return found
+
+        return await self._write(tx)
+
+    async def close_undo_request(self, request_id: int, status: str, *, now: float) -> bool:
+        async def tx(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                "UPDATE undo_requests SET status = ?, resolved_at = ? "
+                "WHERE id = ? AND status = 'open'", (status, now, request_id))
+            return cur.rowcount == 1
+
+        return await self._write(tx)
+
+    # --- archives -----------------------------------------------------------------------
+    async def import_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
+                          creator_id: int, options: Mapping[str, Any], seed: int,
+                          seats: Sequence[Seat], status: str, state: Mapping[str, Any],
+                          rows: Sequence[LogRow], now: float) -> GameInfo:
+        if status not in (FINISHED, CANCELLED):
+            raise ValueError(f"only finished or cancelled games are imported, not {status}")
+
+        async def tx(conn: aiosqlite.Connection) -> GameInfo:
+            cur = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, game_key, status, creator_id, "
+                "options, seed, max_seats, state, version, created_at, updated_at, "
+                "finished_at, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (guild_id, channel_id, game_key, status, creator_id, _dumps(dict(options)),
+                 seed, len(seats), _dumps(state), len(rows), now, now, now))
+            game_id = cur.lastrowid
+            assert game_id is not None
+            await self._insert_seats(conn, game_id, seats)
+            await conn.executemany(
+                "INSERT INTO actions (game_id, seq, seat, action, public_events, "
+                "private_events, turn_end, irreversible, rewind_to, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, r.seq, r.seat, r.action, _dumps([e.to_dict() for e in r.public]),
+                  _dumps([e.to_dict() for e in r.private]), int(r.turn_end),
+                  int(r.irreversible), r.rewind_to, r.created_at) for r in rows])
+            undone = undone_by(rows)
+            await conn.executemany(
+                "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
+                [(game_id, seq, by) for seq, by in undone.items()])
+            return await self._game(conn, game_id)
+
+        return await self._write(tx)
+
+    async def is_imported(self, game_id: int) -> bool:
+        return bool(await self._read(lambda c: self._scalar(
+            c, "SELECT imported FROM games WHERE id = ?", (game_id,))))
+
+    async def guild_games(self, guild_id: int, statuses: Sequence[str], *, limit: int,
+                          offset: int = 0) -> list[GameInfo]:
+        marks = ",".join("?" * len(statuses))
+        return await self._read(lambda c: self._games(
+            c, f"guild_id = ? AND status IN ({marks}) "
+               "ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ? OFFSET ?",
+            (guild_id, *statuses, max(0, limit), max(0, offset))))
+
+    async def count_guild_games(self, guild_id: int, statuses: Sequence[str]) -> int:
+        marks = ",".join("?" * len(statuses))
+        return int(await self._read(lambda c: self._scalar(
+            c, f"SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ({marks})",
+            (guild_id, *statuses))))
+
+    async def latest_game_in_channel(self, channel_id: int) -> GameInfo | None:
+        games = await self._read(lambda c: self._games(
+            c, "channel_id = ? AND status != ? ORDER BY id DESC LIMIT 1", (channel_id, LOBBY)))
+        return games[0] if games else None
+
+    # --- ratings ------------------------------------------------------------------------
+    @staticmethod
+    def _rating(row: sqlite3.Row) -> RatingRow:
+        return RatingRow(scope=row["scope"], game_key=row["game_key"], user_id=row["user_id"],
+                         mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"])
+
+    async def update_ratings(self, game_id: int, game_key: str, scopes: Sequence[int],
+                             user_ids: Sequence[int], update: RatingUpdate, *,
+                             now: float) -> bool:
+        async def tx(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO rated_games (game_id, players, rated_at) VALUES (?, ?, ?)",
+                (game_id, len(user_ids), now))
+            if cur.rowcount != 1:
+                return False
+            marks = ",".join("?" * len(user_ids))
+            for scope in scopes if user_ids else ():
+                async with conn.execute(
+                        f"SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND "
+                        f"game_key = ? AND user_id IN ({marks})",
+                        (scope, game_key, *user_ids)) as rows:
+                    known = {r[0]: (r[1], r[2]) for r in await rows.fetchall()}
+                new = update(known)
+                await conn.executemany(
+                    "INSERT INTO ratings (scope, game_key, user_id, mu, sigma, games, wins, "
+                    "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (scope, game_key, "
+                    "user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "games = games + 1, wins = wins + excluded.wins, "
+                    "updated_at = excluded.updated_at",
+                    [(scope, game_key, user, mu, sigma, int(won), now)
+                     for user, (mu, sigma, won) in new.items()])
+            return True
+
+        return await self._write(tx)
+
+    async def unrated_finished_games(self) -> list[int]:
+        async def q(conn: aiosqlite.Connection) -> list[int]:
+            async with conn.execute(
+                    "SELECT id FROM games WHERE status = ? AND imported = 0 AND id NOT IN "
+                    "(SELECT game_id FROM rated_games) ORDER BY finished_at, id",
+                    (FINISHED,)) as cur:
+                return [r[0] for r in await cur.fetchall()]
+
+        return await self._read(q)
+
+    async def _ratings(self, sql: str, params: Sequence[Any]) -> list[RatingRow]:
+        async def q(conn: aiosqlite.Connection) -> list[RatingRow]:
+            async with conn.execute(sql, params) as cur:
+                return [self._rating(r) for r in await cur.fetchall()]
+
+        return await self._read(q)
+
+    async def leaderboard(self, scope: int, game_key: str, *, limit: int,
+                          offset: int = 0) -> list[RatingRow]:
+        return await self._ratings(
+            "SELECT * FROM ratings WHERE scope = ? AND game_key = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ? OFFSET ?",
+            (scope, game_key, max(0, limit), max(0, offset)))
+
+    async def count_rated(self, scope: int, game_key: str) -> int:
+        return int(await self._read(lambda c: self._scalar(
+            c, "SELECT COUNT(*) FROM ratings WHERE scope = ? AND game_key = ?",
+            (scope, game_key))))
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        return await self._ratings(
+            "SELECT * FROM ratings WHERE user_id = ? AND scope = ? ORDER BY game_key",
+            (user_id, scope))
+
+
+    # --- deadlines and absence (docs/ASYNC.md) -----------------------------------------
+    async def deadline_policy(self, game_id: int) -> DeadlinePolicy:
+        async def q(conn: aiosqlite.Connection) -> DeadlinePolicy:
+            async with conn.execute("SELECT * FROM deadline_policies WHERE game_id = ?",
+                                    (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return DeadlinePolicy()
+            return DeadlinePolicy(row["hours"], row["on_timeout"], row["abandon_after"],
+                                  row["warn_hours"], row["paused_at"])
+
+        return await self._read(q)
+
+    async def set_deadline_policy(self, game_id: int, policy: DeadlinePolicy, *,
+                                  now: float) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO deadline_policies (game_id, hours, on_timeout, abandon_after, "
+                "warn_hours, paused_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET hours = excluded.hours, "
+                "on_timeout = excluded.on_timeout, abandon_after = excluded.abandon_after, "
+                "warn_hours = excluded.warn_hours, paused_at = excluded.paused_at, "
+                "updated_at = excluded.updated_at",
+                (game_id, policy.hours, policy.on_timeout, policy.abandon_after,
+                 policy.warn_hours, policy.paused_at, now))
+
+        await self._write(tx)
+
+    async def set_clocks(self, game_id: int, clocks: Sequence[SeatClock]) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.executemany(
+                "UPDATE reminders SET deadline_at = ?, deadline_left = ?, warn_at = ? "
+                "WHERE game_id = ? AND seat = ?",
+                [(c.deadline_at, c.deadline_left, c.warn_at, game_id, c.seat) for c in clocks])
+
+        if clocks:
+            await self._write(tx)
+
+    async def start_clock(self, game_id: int, awaited: AwaitedSeat, *, version: int,
+                          now: float) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await self._sync_reminders(conn, game_id, version, [awaited], now, keep_others=True)
+
+        await self._write(tx)
+
+    async def user_clocks(self, user_id: int) -> list[Reminder]:
+        return await self._reminders(
+            "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
+            "WHERE r.user_id = ? AND g.status = ? ORDER BY r.game_id, r.seat",
+            (user_id, ACTIVE))
+
+    async def due_warnings(self, now: float) -> list[Reminder]:
+        return await self._reminders(
+            "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
+            "WHERE r.warn_at IS NOT NULL AND r.warn_at <= ? AND r.deadline_at IS NOT NULL "
+            "AND g.status = ? ORDER BY r.warn_at, r.game_id, r.seat", (now, ACTIVE))
+
+    async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
+                          warn_at: float | None) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE reminders SET warn_at = ? WHERE game_id = ? AND seat = ? "
+                "AND turn_version = ?", (warn_at, game_id, seat, turn_version))
+
+        await self._write(tx)
+
+    async def due_deadlines(self, now: float) -> list[Reminder]:
+        return await self._reminders(
+            "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
+            "WHERE r.deadline_at IS NOT NULL AND r.deadline_at <= ? AND g.status = ? "
+            "ORDER BY r.deadline_at, r.game_id, r.seat", (now, ACTIVE))
+
+    async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
+                            expected_version: int, now: float) -> int | None:
+        async def tx(conn: aiosqlite.Connection) -> int | None:
+            guard = await self._scalar(
+                conn, "SELECT 1 FROM games g JOIN reminders r ON r.game_id = g.id "
+                "WHERE g.id = ? AND g.version = ? AND g.status = ? AND r.seat = ? "
+                "AND r.user_id = ? AND r.turn_version = ? AND r.deadline_at <= ?",
+                (game_id, expected_version, ACTIVE, seat, user_id, turn_version, now))
+            if not guard:
+                return None
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO absence_events (game_id, seat, user_id, kind, "
+                "turn_version, created_at) VALUES (?, ?, ?, 'timeout', ?, ?)",
+                (game_id, seat, user_id, turn_version, now))
+            if cur.rowcount == 1:  # a retry after a crash finds it already counted
+                await conn.execute(
+                    "INSERT INTO seat_absence (game_id, seat, user_id, misses) "
+                    "VALUES (?, ?, ?, 1) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                    "misses = CASE WHEN user_id = excluded.user_id THEN misses + 1 ELSE 1 END, "
+                    "user_id = excluded.user_id", (game_id, seat, user_id))
+            return int(await self._scalar(
+                conn, "SELECT misses FROM seat_absence WHERE game_id = ? AND seat = ?",
+                (game_id, seat)))
+
+        return await self._write(tx)
+
+    async def reset_misses(self, game_id: int, seat: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE seat_absence SET misses = 0 WHERE game_id = ? AND seat = ? "
+                "AND misses > 0", (game_id, seat))
+
+        await self._write(tx)
+
+    async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
+                           now: float) -> GameInfo:
+        async def tx(conn: aiosqlite.Connection) -> GameInfo:
+            cur = await conn.execute(
+                "UPDATE seats SET user_id = NULL, name = ? WHERE game_id = ? AND seat = ? "
+                "AND user_id = ?", (seat.name, game_id, seat.seat, user_id))
+            if cur.rowcount != 1:
+                raise VersionConflict(f"seat {seat.seat} of game {game_id} changed hands")
+            await conn.execute("DELETE FROM reminders WHERE game_id = ? AND seat = ?",
+                               (game_id, seat.seat))
+            await conn.execute("DELETE FROM cancel_votes WHERE game_id = ? AND user_id = ?",
+                               (game_id, user_id))
+            await conn.execute("DELETE FROM table_votes WHERE game_id = ? AND user_id = ?",
+                               (game_id, user_id))
+            await conn.execute(
+                "INSERT INTO seat_absence (game_id, seat, user_id, misses, abandoned_at) "
+                "VALUES (?, ?, ?, 0, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                "user_id = excluded.user_id, abandoned_at = excluded.abandoned_at",
+                (game_id, seat.seat, user_id, now))
+            await conn.execute(
+                "INSERT OR IGNORE INTO absence_events (game_id, seat, user_id, kind, "
+                "turn_version, created_at) VALUES (?, ?, ?, 'abandon', ?, ?)",
+                (game_id, seat.seat, user_id, turn_version, now))
+            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return await self._game(conn, game_id)
+
+        return await self._write(tx)
+
+    async def abandoned_seats(self, game_id: int) -> dict[int, int]:
+        async def q(conn: aiosqlite.Connection) -> dict[int, int]:
+            async with conn.execute(
+                    "SELECT a.seat, a.user_id FROM seat_absence a JOIN seats s "
+                    "ON s.game_id = a.game_id AND s.seat = a.seat WHERE a.game_id = ? "
+                    "AND a.abandoned_at IS NOT NULL AND s.user_id IS NULL ORDER BY a.seat",
+                    (game_id,)) as cur:
+                return {r[0]: r[1] for r in await cur.fetchall()}
+
+        return await self._read(q)
+
+    async def take_over_seat(self, game_id: int, seat: Seat, *, version: int,
+                             now: float) -> GameInfo:
+        assert seat.user_id is not None
+
+        async def tx(conn: aiosqlite.Connection) -> GameInfo:
+            cur = await conn.execute(
+                "DELETE FROM seat_absence WHERE game_id = ? AND seat = ? "
+                "AND abandoned_at IS NOT NULL", (game_id, seat.seat))
+            if cur.rowcount != 1:
+                raise VersionConflict(f"seat {seat.seat} of game {game_id} is not abandoned")
+            try:
+                cur = await conn.execute(
+                    "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ? "
+                    "AND user_id IS NULL", (seat.user_id, seat.name, game_id, seat.seat))
+            except sqlite3.IntegrityError as err:
+                raise SeatTaken(str(err)) from err
+            if cur.rowcount != 1:
+                raise VersionConflict(f"seat {seat.seat} of game {game_id} is not free")
+            await conn.execute(
+                "INSERT OR IGNORE INTO absence_events (game_id, seat, user_id, kind, "
+                "turn_version, created_at) VALUES (?, ?, ?, 'takeover', ?, ?)",
+                (game_id, seat.seat, seat.user_id, version, now))
+            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return await self._game(conn, game_id)
+
+        return await self._write(tx)
+
+    async def pending_before(self) -> list[Reminder]:
+        return await self._reminders(
+            "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
+            "WHERE r.before_sent = 0 AND g.status = ? ORDER BY r.game_id, r.seat", (ACTIVE,))
+
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE reminders SET before_sent = 1 WHERE game_id = ? AND seat = ? "
+                "AND turn_version = ?", (game_id, seat, turn_version))
+
+        await self._write(tx)
+
+    async def add_notice(self, game_id: int, seat: int, turn_version: int, user_id: int,
+                         kind: str, due_at: float) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO notices (game_id, seat, turn_version, user_id, kind, due_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (game_id, seat, turn_version, user_id, kind, due_at))
+
+        await self._write(tx)
+
+    async def due_notices(self, now: float) -> list[Notice]:
+        async def q(conn: aiosqlite.Connection) -> list[Notice]:
+            async with conn.execute("SELECT * FROM notices WHERE due_at <= ? ORDER BY due_at, id",
+                                    (now,)) as cur:
+                return [Notice(r["id"], r["game_id"], r["seat"], r["turn_version"],
+                               r["user_id"], r["kind"], r["due_at"])
+                        for r in await cur.fetchall()]
+
+        return await self._read(q)
+
+    async def delete_notice(self, notice_id: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("DELETE FROM notices WHERE id = ?", (notice_id,))
+
+        await self._write(tx)
+
+    @staticmethod
+    def _vacation(row: sqlite3.Row) -> Vacation:
+        return Vacation(row["id"], row["user_id"], row["start_at"], row["end_at"],
+                        bool(row["resumed"]))
+
+    async def _vacations(self, sql: str, params: Sequence[Any]) -> list[Vacation]:
+        async def q(conn: aiosqlite.Connection) -> list[Vacation]:
+            async with conn.execute(sql, params) as cur:
+                return [self._vacation(r) for r in await cur.fetchall()]
+
+        return await self._read(q)
+
+    async def add_vacation(self, user_id: int, start_at: float, end_at: float) -> Vacation:
+        async def tx(conn: aiosqlite.Connection) -> int:
+            cur = await conn.execute(
+                "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?, ?, ?)",
+                (user_id, start_at, end_at))
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+        return Vacation(await self._write(tx), user_id, start_at, end_at, False)
+
+    async def current_vacation(self, user_id: int, now: float) -> Vacation | None:
+        found = await self._vacations(
+            "SELECT * FROM vacations WHERE user_id = ? AND start_at <= ? AND end_at > ? "
+            "ORDER BY id DESC LIMIT 1", (user_id, now, now))
+        return found[0] if found else None
+
+    async def vacations_since(self, user_id: int, since: float) -> list[Vacation]:
+        return await self._vacations(
+            "SELECT * FROM vacations WHERE user_id = ? AND start_at >= ? ORDER BY start_at",
+            (user_id, since))
+
+    async def end_vacation(self, vacation_id: int, at: float) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("UPDATE vacations SET end_at = MAX(start_at, ?) WHERE id = ?",
+                               (at, vacation_id))
+
+        await self._write(tx)
+
+    async def vacations_to_resume(self, now: float) -> list[Vacation]:
+        return await self._vacations(
+            "SELECT * FROM vacations WHERE resumed = 0 AND end_at <= ? ORDER BY end_at, id",
+            (now,))
+
+    async def mark_vacation_resumed(self, vacation_id: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("UPDATE vacations SET resumed = 1 WHERE id = ?", (vacation_id,))
+
+        await self._write(tx)
+
+    async def add_table_vote(self, game_id: int, topic: str, user_id: int, *,
+                             now: float) -> set[int]:
+        async def tx(conn: aiosqlite.Connection) -> set[int]:
+            await conn.execute("INSERT OR IGNORE INTO table_votes VALUES (?, ?, ?, ?)",
+                               (game_id, topic, user_id, now))
+            async with conn.execute(
+                    "SELECT user_id FROM table_votes WHERE game_id = ? AND topic = ?",
+                    (game_id, topic)) as cur:
+                return {r[0] for r in await cur.fetchall()}
+
+        return await self._write(tx)
+
+    async def clear_table_votes(self, game_id: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("DELETE FROM table_votes WHERE game_id = ?", (game_id,))
+
+        await self._write(tx)
+
+    async def reliability(self, user_id: int) -> Reliability:
+        async def q(conn: aiosqlite.Connection) -> Reliability:
+            finished = await self._scalar(
+                conn, "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
+                "WHERE s.user_id = ? AND g.status = ?", (user_id, FINISHED))
+            counts: dict[str, int] = {}
+            async with conn.execute(
+                    "SELECT kind, COUNT(*) FROM absence_events WHERE user_id = ? "
+                    "GROUP BY kind", (user_id,)) as cur:
+                for row in await cur.fetchall():
+                    counts[row[0]] = row[1]
+            return Reliability(user_id, int(finished or 0), counts.get("timeout", 0),
+                               counts.get("abandon", 0))
+
+        return await self._read(q)
