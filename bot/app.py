@@ -134,6 +134,11 @@ async def build_bot(settings: Settings) -> LudoBot:
     """Open storage and assemble the bot (the token is passed to ``start`` by the caller)."""
     settings.database.parent.mkdir(parents=True, exist_ok=True)
     repo = await SqliteRepository.open(settings.database)
-    service = GameService(repo, ai_delay=settings.ai_delay,
-                          default_reminder_hours=settings.reminder_hours)
-    return LudoBot(settings, service, repo)
+    try:
+        service = GameService(repo, ai_delay=settings.ai_delay,
+                              default_locale=settings.default_locale,
+                              default_reminder_hours=settings.reminder_hours)
+        return LudoBot(settings, service, repo)
+    except BaseException:
+        await repo.close()  # an open connection would keep the process alive
+        raise
