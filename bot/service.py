@@ -41,6 +41,7 @@ from bot.models import (
     Seat,
     UserSettings,
 )
+from bot.ratings import Ratings
 from bot.render import render_board
 from bot.storage.base import (
     AwaitedSeat,
@@ -140,6 +141,7 @@ class GameService:
         self.default_locale = normalise(default_locale)
         self.default_reminder_hours = default_reminder_hours
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.ratings = Ratings(repo, self.engine, clock=clock)
 
     # --- loading -----------------------------------------------------------------------
     def engine(self, game_key: str) -> Engine:
@@ -435,7 +437,8 @@ class GameService:
                 game.id, expected_version=game.version, state=engine.to_dict(new_state),
                 seat=seat, action=str(action), public=public, private=private,
                 turn_end=turn_end, finished=over,
-                awaited=await self._reminder_plan(game, awaited), now=self.clock())
+                awaited=await self._reminder_plan(game, awaited), now=self.clock(),
+                irreversible=outcome.irreversible)
         except VersionConflict:
             raise errors.StaleVersion(game_id=game.id, version=game.version) from None
         log.info("game %d v%d: seat %d played %r%s%s", game.id, saved.version, seat, str(action),
@@ -451,9 +454,18 @@ class GameService:
             result.public_events = public
         if over:
             result.result = engine.result(new_state)
+            await self._finished(saved)
         if turn_end or over:
             result.image = await self._render(saved, engine, new_state)
         return result
+
+    async def _finished(self, game: GameInfo) -> None:
+        """The finish path: rate the game once. A rating failure must not lose the saved
+        last move; :meth:`bot.ratings.Ratings.catch_up` rates it at the next start."""
+        try:
+            await self.ratings.rate_game(game.id)
+        except Exception:
+            log.exception("game %d: rating failed", game.id)
 
     async def _reminder_plan(self, game: GameInfo,
                              awaited: Sequence[Seat]) -> list[AwaitedSeat]:

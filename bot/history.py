@@ -1,0 +1,364 @@
+"""A game's past, rebuilt from its seed and action log: pages, replays, export and import.
+
+Same seed + same effective log = same game (ARCHITECTURE.md), so nothing here stores a
+position: every past position is the replay of a prefix of the effective log (the moves not
+taken back by an undo, see :mod:`bot.undo`), computed in a worker thread so a long game
+never blocks the event loop. Replays only ever show spectator views.
+
+Exports hold the options, the seats, the seed and the whole log (undo entries included) and
+a digest of the final state; an import replays that log through the engine — events and
+flags are recomputed, never read from the file — and refuses a file whose replay does not
+reach the same digest. Only finished or cancelled games are exported: the seed of a game in
+progress tells every card still to come.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import math
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot import errors
+from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
+from bot.storage.base import LogRow, undone_by
+from engines.base import TURN_END, Action, Engine, GameError
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+EXPORT_FORMAT = "ludotheque.game/1"
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
+ENDED = (FINISHED, CANCELLED)
+STARTED = (ACTIVE, FINISHED, CANCELLED)
+
+
+# ------------------------------------------------------------------ pure replay
+
+def effective(rows: Sequence[LogRow]) -> list[LogRow]:
+    """The moves that count, in order (undo entries and taken-back moves left out)."""
+    return [r for r in rows if r.effective]
+
+
+def initial_state(engine: Engine, game: GameInfo) -> Any:
+    return engine.new_game(len(game.seats), game.seed, game.options)
+
+
+def states(engine: Engine, game: GameInfo, moves: Sequence[LogRow]) -> Iterator[Any]:
+    """Position 0 (the setup) then the state after each move."""
+    state = initial_state(engine, game)
+    yield state
+    for row in moves:
+        state = engine.apply(state, row.seat, Action.parse(row.action)).state
+        yield state
+
+
+def state_at(engine: Engine, game: GameInfo, moves: Sequence[LogRow], position: int) -> Any:
+    """The state after the first ``position`` effective moves."""
+    return deque(states(engine, game, moves[:position]), maxlen=1)[0]
+
+
+def digest(engine: Engine, state: Any) -> str:
+    """A stable fingerprint of a state (its canonical JSON)."""
+    text = json.dumps(engine.to_dict(state), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def sample(positions: Sequence[int], limit: int) -> list[int]:
+    """At most ``limit`` positions, evenly spread, always keeping the first and the last."""
+    if len(positions) <= limit:
+        return list(positions)
+    if limit < 2:
+        return [positions[-1]]
+    step = (len(positions) - 1) / (limit - 1)
+    picked = sorted({positions[round(i * step)] for i in range(limit)})
+    return picked
+
+
+def key_positions(moves: Sequence[LogRow]) -> list[int]:
+    """The setup, every completed turn and the last position: the frames of an animation."""
+    out = [0]
+    for i, row in enumerate(moves, start=1):
+        if row.turn_end or i == len(moves):
+            out.append(i)
+    return out
+
+
+# ------------------------------------------------------------------ export / import
+
+def export_document(engine: Engine, game: GameInfo, rows: Sequence[LogRow],
+                    final_state: Any, *, now: float) -> dict[str, Any]:
+    log_entries: list[dict[str, Any]] = []
+    for row in rows:
+        entry: dict[str, Any] = {"seq": row.seq, "seat": row.seat, "at": row.created_at}
+        if row.rewind_to is None:
+            entry["action"] = row.action
+        else:
+            entry["undo_to"] = row.rewind_to
+        log_entries.append(entry)
+    return {
+        "format": EXPORT_FORMAT,
+        "game": game.game_key,
+        "status": game.status,
+        "seed": game.seed,
+        "options": game.options,
+        "seats": [{"seat": s.seat, "user_id": s.user_id, "name": s.name} for s in game.seats],
+        "source": {"game_id": game.id, "guild_id": game.guild_id},
+        "exported_at": now,
+        "log": log_entries,
+        "state_sha256": digest(engine, final_state),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """An imported game replayed: its seats, final state, status and recomputed log."""
+
+    game_key: str
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[Seat, ...]
+    state: Any
+    status: str
+    rows: tuple[LogRow, ...]
+
+
+def _bad(reason: str, **params: Any) -> errors.ServiceError:
+    return errors.InvalidOption(key="history.import_invalid",
+                                reason=reason.format(**params) if params else reason)
+
+
+def _seats(raw: Any) -> tuple[Seat, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise _bad("seats")
+    seats = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict) or item.get("seat") != i:
+            raise _bad("seat {i}", i=i)
+        user = item.get("user_id")
+        if user is not None and not isinstance(user, int):
+            raise _bad("seat {i}", i=i)
+        seats.append(Seat(i, user, str(item.get("name") or f"#{i + 1}")[:100]))
+    users = [s.user_id for s in seats if s.user_id is not None]
+    if len(users) != len(set(users)):
+        raise _bad("seats")
+    return tuple(seats)
+
+
+def rebuild(engine_for: Any, document: Mapping[str, Any]) -> Rebuilt:
+    """Check an export and replay it through the engine (in a worker thread: CPU only)."""
+    if document.get("format") != EXPORT_FORMAT:
+        raise _bad("format")
+    try:
+        engine: Engine = engine_for(str(document.get("game")))
+    except (KeyError, errors.ServiceError):
+        raise errors.UnknownGameKey(game=str(document.get("game"))) from None
+    seed, options = document.get("seed"), document.get("options")
+    if not isinstance(seed, int) or not isinstance(options, dict):
+        raise _bad("seed/options")
+    seats = _seats(document.get("seats"))
+    spec = engine.spec
+    if not spec.min_players <= len(seats) <= spec.max_players:
+        raise _bad("seats")
+    entries = document.get("log")
+    if not isinstance(entries, list):
+        raise _bad("log")
+    try:
+        state = engine.new_game(len(seats), seed, options)
+    except (GameError, KeyError, TypeError, ValueError) as err:
+        raise _bad("setup: {err}", err=err) from None
+    live: list[tuple[int, Any]] = [(0, state)]
+    rows: list[LogRow] = []
+    for seq, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or entry.get("seq") != seq:
+            raise _bad("entry {seq}", seq=seq)
+        seat, at = entry.get("seat"), entry.get("at", 0.0)
+        if not isinstance(seat, int) or not 0 <= seat < len(seats):
+            raise _bad("entry {seq}", seq=seq)
+        created = float(at) if isinstance(at, int | float) else 0.0
+        if "undo_to" in entry:
+            target = entry["undo_to"]
+            if not isinstance(target, int) or target not in {s for s, _ in live}:
+                raise _bad("entry {seq}", seq=seq)
+            while live[-1][0] > target:
+                live.pop()
+            state = live[-1][1]
+            rows.append(LogRow(seq, seat, "undo", (), (), False, created, irreversible=False,
+                               rewind_to=target))
+            continue
+        try:
+            action = Action.parse(str(entry.get("action", "")))
+            outcome = engine.apply(state, seat, action)
+        except GameError as err:
+            raise _bad("entry {seq}: {err}", seq=seq, err=err) from None
+        state = outcome.state
+        live.append((seq, state))
+        public = tuple(e for e in outcome.events if e.to is None)
+        private = tuple(e for e in outcome.events if e.to is not None)
+        rows.append(LogRow(seq, seat, str(action), public, private,
+                           any(e.key == TURN_END for e in public), created,
+                           irreversible=outcome.irreversible))
+    if digest(engine, state) != document.get("state_sha256"):
+        raise errors.InvalidOption(key="history.import_mismatch")
+    status = FINISHED if engine.is_over(state) else CANCELLED
+    if document.get("status") not in ENDED or (document.get("status") == FINISHED) != (
+            status == FINISHED):
+        raise _bad("status")
+    gone = undone_by(rows)
+    rows = [r if r.seq not in gone else _undone(r) for r in rows]
+    return Rebuilt(spec.key, dict(options), seed, seats, state, status, tuple(rows))
+
+
+def _undone(row: LogRow) -> LogRow:
+    return LogRow(row.seq, row.seat, row.action, row.public, row.private, row.turn_end,
+                  row.created_at, irreversible=row.irreversible, rewind_to=row.rewind_to,
+                  undone=True)
+
+
+# ------------------------------------------------------------------ the service side
+
+@dataclass(frozen=True, slots=True)
+class LogPage:
+    game: GameInfo
+    rows: tuple[LogRow, ...]
+    page: int  # 0-based
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One replayed position: the spectator view and the move that led to it."""
+
+    game: GameInfo
+    position: int
+    total: int
+    view: dict[str, Any]
+    move: LogRow | None
+    image: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class GamesPage:
+    games: tuple[GameInfo, ...]
+    page: int
+    pages: int
+    total: int
+
+
+class History:
+    """Reading a game's past; built on the service (its storage, engines and renderer)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.repo = service.repo
+
+    async def resolve(self, *, guild_id: int | None, channel_id: int,
+                      game_id: int | None = None) -> GameInfo:
+        """The game named by id (it must belong to this server), else the channel's open
+        game, else the channel's latest game."""
+        if game_id is not None:
+            game = await self.repo.get_game(game_id)
+            if game is None or game.guild_id != guild_id:
+                raise errors.UnknownGame(game_id=game_id)
+            return game
+        game = (await self.repo.open_game_in_channel(channel_id)
+                or await self.repo.latest_game_in_channel(channel_id))
+        if game is None:
+            raise errors.NoGameHere()
+        return game
+
+    async def _started(self, game_id: int) -> tuple[GameInfo, Engine, list[LogRow]]:
+        game = await self.service.get(game_id)
+        if game.status == LOBBY:
+            raise errors.NotStarted(game_id=game_id)
+        return game, self.service.engine(game.game_key), await self.repo.history(game_id)
+
+    async def log_page(self, game_id: int, page: int | None = None,
+                       size: int = 12) -> LogPage:
+        """Every entry of the log, ``size`` a page; ``None`` = the last page."""
+        game, _engine, rows = await self._started(game_id)
+        pages = max(1, math.ceil(len(rows) / size))
+        index = pages - 1 if page is None else min(max(0, page), pages - 1)
+        return LogPage(game, tuple(rows[index * size:(index + 1) * size]), index, pages)
+
+    async def moves(self, game_id: int) -> tuple[GameInfo, Engine, list[LogRow]]:
+        game, engine, rows = await self._started(game_id)
+        return game, engine, effective(rows)
+
+    async def frame(self, game_id: int, position: int | None, locale: str) -> Frame:
+        """The spectator view after ``position`` moves (None = the last), drawn."""
+        game, engine, moves = await self.moves(game_id)
+        total = len(moves)
+        pos = total if position is None else min(max(0, position), total)
+        state = await asyncio.to_thread(state_at, engine, game, moves, pos)
+        view = engine.view(state, None)
+        try:
+            image: bytes | None = await self.service._render_fn(
+                game.game_key, view, [s.name for s in game.seats], locale)
+        except Exception:
+            log.exception("game %d: drawing replay position %d failed", game.id, pos)
+            image = None
+        return Frame(game, pos, total, view, moves[pos - 1] if pos else None, image)
+
+    async def export(self, game_id: int) -> bytes:
+        game, engine, rows = await self._started(game_id)
+        if game.status not in ENDED:
+            raise errors.Forbidden(key="history.export_running")
+        state = await asyncio.to_thread(state_at, engine, game, effective(rows),
+                                        len(effective(rows)))
+        document = export_document(engine, game, rows, state, now=self.service.clock())
+        return json.dumps(document, indent=1, sort_keys=True).encode()
+
+    async def import_game(self, data: bytes, *, guild_id: int | None, channel_id: int,
+                          user_id: int) -> GameInfo:
+        if len(data) > MAX_IMPORT_BYTES:
+            raise errors.InvalidOption(key="history.import_too_big",
+                                       max=MAX_IMPORT_BYTES // 1024)
+        try:
+            document = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise _bad("JSON") from None
+        if not isinstance(document, dict):
+            raise _bad("JSON")
+        built = await asyncio.to_thread(rebuild, self.service.engine, document)
+        engine = self.service.engine(built.game_key)
+        game = await self.repo.import_game(
+            guild_id=guild_id, channel_id=channel_id, game_key=built.game_key,
+            creator_id=user_id, options=built.options, seed=built.seed, seats=built.seats,
+            status=built.status, state=engine.to_dict(built.state), rows=built.rows,
+            now=self.service.clock())
+        log.info("game %d imported by %d: %s, %d entries", game.id, user_id, game.game_key,
+                 len(built.rows))
+        return game
+
+    async def ended_games(self, guild_id: int, page: int = 0, size: int = 10) -> GamesPage:
+        total = await self.repo.count_guild_games(guild_id, ENDED)
+        pages = max(1, math.ceil(total / size))
+        index = min(max(0, page), pages - 1)
+        games = await self.repo.guild_games(guild_id, ENDED, limit=size, offset=index * size)
+        return GamesPage(tuple(games), index, pages, total)
+
+    async def result(self, game: GameInfo) -> Any:
+        """The final standings of a finished game (None otherwise)."""
+        if game.status != FINISHED:
+            return None
+        loaded = await self.repo.load_game(game.id)
+        if loaded is None or loaded[1] is None:
+            return None
+        engine = self.service.engine(game.game_key)
+        return engine.result(engine.from_dict(loaded[1]))
+
+    async def search(self, guild_id: int, needle: str, limit: int = 25) -> list[GameInfo]:
+        """This server's started games for an autocomplete, newest first."""
+        games = await self.repo.guild_games(guild_id, STARTED, limit=200)
+        needle = needle.strip().lower().lstrip("#")
+        return [g for g in games
+                if not needle or needle in str(g.id) or needle in g.game_key
+                or any(needle in s.name.lower() for s in g.seats)][:limit]

@@ -1,0 +1,197 @@
+"""Undo with consent, as on Board Game Arena.
+
+A player takes back their own last move freely while it is still their turn and nothing
+hidden was revealed and nothing was drawn since: the moves taken back are theirs alone,
+none is ``irreversible`` (:class:`engines.base.Outcome`) and none ended a turn. Anything
+else — crossing another player's (or an AI's) move, a reveal, a draw, a finished turn —
+needs every other human player's consent: a vote with a time limit, where one refusal or
+the expiry refuses, and any new move voids it (it was asked about another position).
+
+The log stays append-only: an undo is a new log entry (``rewind_to``, the last entry it
+keeps) that marks the taken-back entries as undone, and the new snapshot is the replay of
+the effective log, so "rewound state = replay of the shortened log" holds by construction.
+Because the version still grows, every panel drawn before the undo is out of date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot import errors
+from bot.history import effective, state_at
+from bot.models import ACTIVE, GameInfo, Seat
+from bot.storage.base import LogRow, RequestPending, UndoRequest, VersionConflict
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+VOTE_HOURS = 24.0
+OWN, OTHER_PLAYER, IRREVERSIBLE, TURN_ENDED = "own", "other_player", "irreversible", "turn_end"
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPlan:
+    """What taking back a seat's last move means now."""
+
+    rewind_to: int  # the last entry kept (0 = the setup)
+    taken_back: tuple[LogRow, ...]
+    reason: str  # OWN (free) or why consent is needed
+
+    @property
+    def needs_consent(self) -> bool:
+        return self.reason != OWN
+
+
+def plan_undo(rows: Sequence[LogRow], seat: int) -> UndoPlan | None:
+    """Take back ``seat``'s last effective move and everything after it; None if the seat
+    has no move to take back."""
+    moves = effective(rows)
+    mine = [i for i, r in enumerate(moves) if r.seat == seat]
+    if not mine:
+        return None
+    first = mine[-1]
+    taken = tuple(moves[first:])
+    rewind_to = moves[first - 1].seq if first else 0
+    if any(r.seat != seat for r in taken):
+        reason = OTHER_PLAYER
+    elif any(r.irreversible for r in taken):
+        reason = IRREVERSIBLE
+    elif any(r.turn_end for r in taken):
+        reason = TURN_ENDED
+    else:
+        reason = OWN
+    return UndoPlan(rewind_to, taken, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoResult:
+    """What happened: applied (with the new board), waiting for votes, or refused."""
+
+    game: GameInfo
+    requester: Seat
+    applied: bool = False
+    refused: str | None = None  # "refused" | "expired" when a vote failed
+    request: UndoRequest | None = None
+    reason: str = OWN
+    taken_back: tuple[LogRow, ...] = ()
+    image: bytes | None = None
+    awaited: tuple[Seat, ...] = ()
+
+
+class Undo:
+    def __init__(self, service: GameService, *, vote_hours: float = VOTE_HOURS) -> None:
+        self.service = service
+        self.repo = service.repo
+        self.vote_hours = vote_hours
+
+    @staticmethod
+    def _voters(game: GameInfo, requester: int) -> list[int]:
+        """Every other human still playing (abandoned seats, now AI seats, have no say)."""
+        return [s.user_id for s in game.humans if s.user_id is not None and s.user_id != requester]
+
+    async def request(self, game_id: int, user_id: int) -> UndoResult:
+        """Take back the user's last move, or open a vote when consent is needed."""
+        service = self.service
+        async with service._locks[game_id]:
+            game, _engine, _state = await service._load_active(game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise errors.NotSeated(game_id=game_id)
+            plan = plan_undo(await self.repo.history(game_id), seat.seat)
+            if plan is None:
+                raise errors.Forbidden(key="history.undo_nothing")
+            voters = self._voters(game, user_id)
+            if not plan.needs_consent or not voters:
+                return await self._apply(game, seat, plan.rewind_to, plan.reason)
+            now = service.clock()
+            pending = await self.repo.open_undo_request(game_id)
+            if pending is not None:
+                if pending.expires_at > now and pending.version == game.version:
+                    raise errors.Forbidden(key="history.undo_pending")
+                await self.repo.close_undo_request(
+                    pending.id, "expired" if pending.expires_at <= now else "void", now=now)
+            try:
+                request = await self.repo.create_undo_request(
+                    game_id, user_id=user_id, seat=seat.seat, version=game.version,
+                    rewind_to=plan.rewind_to, voters=voters, now=now,
+                    expires_at=now + self.vote_hours * 3600)
+            except RequestPending:
+                raise errors.Forbidden(key="history.undo_pending") from None
+        log.info("game %d: undo vote %d asked by %d (%s, %d move(s))", game_id, request.id,
+                 user_id, plan.reason, len(plan.taken_back))
+        return UndoResult(game, seat, request=request, reason=plan.reason,
+                          taken_back=plan.taken_back)
+
+    async def vote(self, request_id: int, user_id: int, accept: bool) -> UndoResult:
+        """A voter's answer; the last acceptance applies the undo."""
+        found = await self.repo.undo_request(request_id)
+        if found is None:
+            raise errors.Forbidden(key="history.undo_closed")
+        service = self.service
+        async with service._locks[found.game_id]:
+            request = await self.repo.undo_request(request_id)
+            assert request is not None
+            if request.status != "open":
+                raise errors.Forbidden(key="history.undo_closed")
+            game = await service.get(request.game_id)
+            requester = game.seats[request.seat]
+            now = service.clock()
+            if user_id not in request.voters:
+                raise errors.Forbidden(key="history.undo_not_voter")
+            if now >= request.expires_at:
+                await self.repo.close_undo_request(request_id, "expired", now=now)
+                return UndoResult(game, requester, refused="expired", request=request)
+            if game.status != ACTIVE or game.version != request.version:
+                await self.repo.close_undo_request(request_id, "void", now=now)
+                raise errors.Forbidden(key="history.undo_void")
+            try:
+                request = await self.repo.add_undo_vote(request_id, user_id, accept, now=now)
+            except VersionConflict:
+                raise errors.Forbidden(key="history.undo_closed") from None
+            if not accept:
+                await self.repo.close_undo_request(request_id, "refused", now=now)
+                log.info("game %d: undo vote %d refused by %d", game.id, request_id, user_id)
+                return UndoResult(game, requester, refused="refused", request=request)
+            if not all(request.votes.get(v) for v in request.voters):
+                return UndoResult(game, requester, request=request)
+            await self.repo.close_undo_request(request_id, "accepted", now=now)
+            game, _engine, _state = await service._load_active(game.id)
+            result = await self._apply(game, requester, request.rewind_to, "vote")
+        return UndoResult(result.game, requester, applied=True, request=request,
+                          reason="vote", taken_back=result.taken_back, image=result.image,
+                          awaited=result.awaited)
+
+    async def _apply(self, game: GameInfo, seat: Seat, rewind_to: int,
+                     reason: str) -> UndoResult:
+        """Rewind to entry ``rewind_to`` by replaying the effective log up to it (the game's
+        lock is held by the caller)."""
+        service = self.service
+        engine = service.engine(game.game_key)
+        moves = effective(await self.repo.history(game.id))
+        kept = [r for r in moves if r.seq <= rewind_to]
+        taken = tuple(r for r in moves if r.seq > rewind_to)
+        if not taken:
+            raise errors.Forbidden(key="history.undo_nothing")
+        state = await asyncio.to_thread(state_at, engine, game, kept, len(kept))
+        awaited = service._awaited(game, engine, state)
+        try:
+            saved = await self.repo.save_undo(
+                game.id, expected_version=game.version, state=engine.to_dict(state),
+                seat=seat.seat, rewind_to=rewind_to, undone=[r.seq for r in taken],
+                awaited=await service._reminder_plan(game, awaited), now=service.clock())
+        except VersionConflict:
+            raise errors.StaleVersion(game_id=game.id, version=game.version) from None
+        log.info("game %d v%d: seat %d took back %d move(s) to #%d (%s)", game.id, saved.version,
+                 seat.seat, len(taken), rewind_to, reason)
+        image = await service._render(saved, engine, state)
+        return UndoResult(saved, seat, applied=True, reason=reason, taken_back=taken,
+                          image=image, awaited=service._awaited(saved, engine, state))
+
+    async def pending(self, game_id: int) -> UndoRequest | None:
+        return await self.repo.open_undo_request(game_id)
