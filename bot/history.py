@@ -362,3 +362,64 @@ class History:
         return [g for g in games
                 if not needle or needle in str(g.id) or needle in g.game_key
                 or any(needle in s.name.lower() for s in g.seats)][:limit]
+
+
+# ------------------------------------------------------------------ animation
+
+MAX_FRAMES = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Animation:
+    data: bytes
+    frames: int
+    seconds: float
+
+
+def draw_animation(engine: Engine, game: GameInfo, moves: Sequence[LogRow], locale: str,
+                   *, max_frames: int = MAX_FRAMES) -> tuple[bytes, int]:
+    """CPU work for a worker thread: replay, draw the sampled positions, encode the GIF."""
+    import importlib
+
+    from renderers.animation import animate
+
+    renderer = importlib.import_module(f"renderers.{game.game_key}")
+    wanted = set(sample(key_positions(moves), max_frames))
+    names = [s.name for s in game.seats]
+    frames = [renderer.render(engine.view(state, None), names=names, locale=locale)
+              for position, state in enumerate(states(engine, game, moves))
+              if position in wanted]
+    return animate(frames), len(frames)
+
+
+async def animation(history: History, game_id: int, locale: str) -> Animation:
+    """The whole finished game as an animated GIF (one frame per turn, sampled)."""
+    import importlib.util
+    import time
+
+    game, engine, moves = await history.moves(game_id)
+    if game.status != FINISHED:
+        raise errors.Forbidden(key="history.animation_unfinished")
+    if importlib.util.find_spec(f"renderers.{game.game_key}") is None:
+        raise errors.Forbidden(key="history.animation_unavailable")
+    started = time.perf_counter()
+    async with _ANIMATION_SLOT:
+        data, frames = await asyncio.to_thread(draw_animation, engine, game, moves, locale)
+    return Animation(data, frames, time.perf_counter() - started)
+
+
+class _Slot:
+    """One animation at a time per event loop: it is the heaviest drawing the bot does."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def __aenter__(self) -> None:
+        loop = id(asyncio.get_running_loop())
+        await self._locks.setdefault(loop, asyncio.Lock()).acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._locks[id(asyncio.get_running_loop())].release()
+
+
+_ANIMATION_SLOT = _Slot()

@@ -1,0 +1,133 @@
+"""Replays, export and import (bot/history.py) for every registered game: a replay of the
+effective log gives the stored snapshot at every step, and export -> import reproduces the
+game exactly (same final state, same log)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot import errors
+from bot.history import History, digest, effective, sample, state_at, states
+from bot.service import GameService
+from engines import registry
+from tests.bot.playout import USERS, new_table, play_out
+
+GAMES = sorted(registry.games())
+
+
+async def _finished(service: GameService, key: str, seed: int = 11) -> int:
+    game_id = await new_table(service, key, 2, seed=seed)
+    await play_out(service, game_id, seed=seed, undo_every=7)
+    assert (await service.get(game_id)).status == "finished"
+    return game_id
+
+
+@pytest.mark.parametrize("key", GAMES)
+async def test_export_import_reproduces_the_game(service: GameService, key: str) -> None:
+    game_id = await _finished(service, key)
+    history = History(service)
+    rows = await service.repo.history(game_id)
+    assert any(r.is_undo for r in rows)  # the playout took some moves back
+    data = await history.export(game_id)
+    document = json.loads(data)
+    assert document["seed"] == (await service.get(game_id)).seed
+    copy = await history.import_game(data, guild_id=2, channel_id=900, user_id=USERS[1])
+    assert copy.id != game_id and copy.status == "finished" and copy.guild_id == 2
+    original, imported = (await service.repo.load_game(game_id),
+                          await service.repo.load_game(copy.id))
+    assert original is not None and imported is not None
+    assert imported[1] == original[1]  # identical final state
+    copied_rows = await service.repo.history(copy.id)
+    assert [(r.seq, r.seat, r.action, r.rewind_to, r.undone, r.irreversible, r.public)
+            for r in copied_rows] == [
+        (r.seq, r.seat, r.action, r.rewind_to, r.undone, r.irreversible, r.public) for r in rows]
+    again = json.loads(await history.export(copy.id))
+    for field in ("log", "seed", "options", "seats", "state_sha256", "status", "game"):
+        assert again[field] == document[field]
+    assert await service.repo.is_imported(copy.id)
+    assert not await service.ratings.rate_game(copy.id)  # imported games are never rated
+
+
+@pytest.mark.parametrize("key", GAMES)
+async def test_replay_matches_every_snapshot(service: GameService, key: str) -> None:
+    game_id = await new_table(service, key, 2, seed=5)
+    snapshots = []
+    for _ in range(25):
+        loaded = await service.repo.load_game(game_id)
+        assert loaded is not None
+        snapshots.append(loaded[1])
+        await play_out(service, game_id, seed=len(snapshots), max_moves=1)
+    game, engine, moves = await History(service).moves(game_id)
+    replayed = [engine.to_dict(s) for s in states(engine, game, moves)]
+    assert replayed[:len(snapshots)] == snapshots  # no undo here: version = position
+    again = [digest(engine, s) for s in states(engine, game, moves)]
+    assert again == [digest(engine, engine.from_dict(d)) for d in replayed]  # deterministic
+    frame = await History(service).frame(game_id, 3, "en")
+    assert frame.position == 3 and frame.move == moves[2]
+    assert frame.view == engine.view(state_at(engine, game, moves, 3), None)
+    assert frame.image is not None and frame.image.startswith(b"PNG")  # the fake renderer
+
+
+async def test_tampered_or_running_exports_are_refused(service: GameService) -> None:
+    game_id = await new_table(service, "havana", 2, seed=3)
+    history = History(service)
+    with pytest.raises(errors.ServiceError) as err:  # the seed would tell future cards
+        await history.export(game_id)
+    assert err.value.key == "history.export_running"
+    await service.cancel(game_id, USERS[0], is_admin=True)
+    document = json.loads(await history.export(game_id))
+    assert document["status"] == "cancelled"
+    copy = await history.import_game(json.dumps(document).encode(), guild_id=1,
+                                     channel_id=501, user_id=USERS[0])
+    assert copy.status == "cancelled"
+    document["seed"] += 1  # another seed, another game: the digest no longer matches
+    with pytest.raises(errors.ServiceError) as err:
+        await history.import_game(json.dumps(document).encode(), guild_id=1, channel_id=501,
+                                  user_id=USERS[0])
+    assert err.value.key == "history.import_mismatch"
+    for bad in (b"not json", b"[]", json.dumps({"format": "other"}).encode()):
+        with pytest.raises(errors.ServiceError):
+            await history.import_game(bad, guild_id=1, channel_id=501, user_id=USERS[0])
+
+
+async def test_history_pages_and_resolve(service: GameService) -> None:
+    history = History(service)
+    ids = []
+    for n in range(3):
+        game_id = await new_table(service, "race", 2, seed=n, channel_id=600 + n)
+        await play_out(service, game_id, seed=n)
+        ids.append(game_id)
+    page = await history.ended_games(1, 0, size=2)
+    assert page.total == 3 and page.pages == 2 and len(page.games) == 2
+    assert {g.id for g in page.games} | {g.id for g in (await history.ended_games(1, 1, 2)).games} \
+        == set(ids)
+    assert (await history.resolve(guild_id=1, channel_id=601)).id == ids[1]
+    with pytest.raises(errors.ServiceError):  # another server's game is not shown
+        await history.resolve(guild_id=2, channel_id=1, game_id=ids[0])
+    log = await history.log_page(ids[0], None, size=4)
+    assert log.page == log.pages - 1 and 0 < len(log.rows) <= 4
+    assert [g.id for g in await history.search(1, "#" + str(ids[2]))] == [ids[2]]
+
+
+def test_sample_keeps_ends() -> None:
+    assert sample(list(range(100)), 5) == [0, 25, 50, 74, 99]
+    assert sample([0, 1, 2], 10) == [0, 1, 2]
+    assert effective([]) == []
+
+
+@pytest.mark.parametrize("key", GAMES)
+async def test_animated_replay_fits_discord(service: GameService, key: str) -> None:
+    import importlib.util
+
+    from bot.history import animation
+    from renderers.animation import DISCORD_LIMIT
+
+    if importlib.util.find_spec(f"renderers.{key}") is None:
+        pytest.skip(f"{key} has no renderer")
+    game_id = await _finished(service, key, seed=4)
+    made = await animation(History(service), game_id, "fr")
+    assert made.data[:6] == b"GIF89a" and made.frames > 2
+    assert len(made.data) < min(DISCORD_LIMIT, 4 * 1024 * 1024)
+    print(f"\n{key}: {made.frames} frames, {len(made.data)} bytes, {made.seconds:.2f} s")
