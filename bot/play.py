@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import messages
+from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
 from bot.i18n import error_text, normalise, t
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
@@ -109,6 +110,14 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
     panel = await bot.service.panel(game_id, interaction.user.id)
     content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
     view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
+    if panel.game.status == ACTIVE:  # undo (bot/undo.py) on a free row of the panel
+        from bot.history_views import undo_button
+
+        row = max((item.row or 0 for item in view.children), default=-1) + 1
+        if row < 5:
+            button = undo_button(game_id, panel.game.version, locale)
+            button.row = row
+            view.add_item(button)
     if edit:
         await interaction.edit_original_response(content=messages.clip(content), view=view)
     else:
@@ -183,12 +192,20 @@ async def publish(bot: LudoBot, result: MoveResult) -> None:
     elif result.awaited:
         parts.append(t("ui.next", locale,
                        players=messages.mentions(game, [s.seat for s in result.awaited])))
+        parts.extend(deadline_line(result, locale))
     files = []
     if result.image is not None:
         files.append(discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png"))
     view = turn_message_view(game.id, locale) if result.result is None else None
     await send_to_channel(bot, game, "\n".join(parts), files=files, view=view,
                           ping=[s.user_id for s in result.awaited if s.user_id])
+
+
+def deadline_line(result: MoveResult, locale: str) -> list[str]:
+    """The move deadline under the turn ping, as a Discord timestamp ("in 2 days")."""
+    if not result.deadlines:
+        return []
+    return [t("deadline.turn_due", locale, deadline=stamp(min(result.deadlines.values())))]
 
 
 async def send_to_channel(bot: LudoBot, game: GameInfo, content: str, *,
@@ -267,6 +284,7 @@ async def after_start(bot: LudoBot, result: MoveResult) -> None:
     if result.awaited:
         lines.append(t("ui.next", locale,
                        players=messages.mentions(game, [s.seat for s in result.awaited])))
+        lines.extend(deadline_line(result, locale))
     files = [discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png")] \
         if result.image else []
     await send_to_channel(bot, game, "\n".join(lines), files=files,

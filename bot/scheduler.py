@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.models import ACTIVE, GameInfo, Seat
+from bot.quiet import quiet_until
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,10 @@ class ReminderScheduler:
                 continue
             seat = game.seats[reminder.seat]
             if seat.user_id != reminder.user_id:
+                continue
+            wake = quiet_until(await self.repo.user_settings(reminder.user_id), now)
+            if wake is not None:  # the player's quiet hours: the reminder waits for them
+                await self.repo.reschedule_reminder(game.id, seat.seat, wake)
                 continue
             hours = await self.service.reminder_hours_for(game, reminder.user_id)
             # Schedule the next ping first: a failing notify must not cause a ping storm.

@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from bot import errors
+from bot import clocks, errors
 from bot.i18n import LOCALES, normalise
 from bot.models import (
     ACTIVE,
@@ -38,6 +38,7 @@ from bot.models import (
     LogEntry,
     MoveResult,
     Panel,
+    Reliability,
     Seat,
     UserSettings,
 )
@@ -345,7 +346,8 @@ class GameService:
                     raise errors.AlreadyStarted(game_id=game_id) from None
         log.info("game %d started: %s, %d seats", game_id, game.game_key, len(game.seats))
         image = await self._render(game, engine, state)
-        return MoveResult(game=game, image=image, awaited=self._awaited(game, engine, state))
+        return MoveResult(game=game, image=image, awaited=self._awaited(game, engine, state),
+                          deadlines=await self._deadlines(game_id))
 
     async def cancel(self, game_id: int, by_user_id: int, *, is_admin: bool = False) -> GameInfo:
         with _logged("cancel", game=game_id, user=by_user_id):
@@ -402,7 +404,34 @@ class GameService:
                     raise errors.NotSeated(game_id=game_id)
                 if seat.seat not in engine.active_players(state):
                     raise NotYourTurn(f"seat {seat.seat} is not awaited")
-                return await self._apply(game, engine, state, seat.seat, Action.parse(action))
+                result = await self._apply(game, engine, state, seat.seat,
+                                           Action.parse(action))
+                await self.repo.reset_misses(game_id, seat.seat)  # back in time: 0 misses
+                return result
+
+    async def move_for(self, game_id: int, seat: int, user_id: int,
+                       choose: Callable[[Engine, Any, GameInfo], Action]) -> MoveResult | None:
+        """Play one move chosen by ``choose`` for a player who let their time run out
+        (:mod:`bot.deadlines`); None once that seat is no longer theirs or awaited."""
+        async with self._locks[game_id]:
+            game, engine, state = await self._load(game_id)
+            awaited = self._awaited(game, engine, state)
+            if not any(s.seat == seat and s.user_id == user_id for s in awaited):
+                return None
+            return await self._apply(game, engine, state, seat, choose(engine, state, game))
+
+    async def seat_changed(self, game_id: int) -> None:
+        """A seat changed hands while the game runs (a takeover): an awaited human without
+        a reminder row gets one, with a fresh clock."""
+        async with self._locks[game_id]:
+            game, engine, state = await self._load(game_id)
+            for awaited in await self._reminder_plan(game, self._awaited(game, engine, state)):
+                await self.repo.start_clock(game_id, awaited, version=game.version,
+                                            now=self.clock())
+
+    async def reliability(self, user_id: int) -> Reliability:
+        """Games finished, deadlines missed and seats abandoned (``/game profile``)."""
+        return await self.repo.reliability(user_id)
 
     async def ai_moves(self, game_id: int) -> AsyncGenerator[MoveResult, None]:
         """Play every awaited AI seat, one move at a time, until a human is awaited or the
@@ -450,6 +479,7 @@ class GameService:
         if turn_end:
             rows = await self.repo.turn_batch(game.id, saved.version)
             result.public_events = _turn_events(rows, saved.version)
+            result.deadlines = await self._deadlines(game.id)
         else:
             result.public_events = public
         if over:
@@ -469,17 +499,26 @@ class GameService:
 
     async def _reminder_plan(self, game: GameInfo,
                              awaited: Sequence[Seat]) -> list[AwaitedSeat]:
-        """First reminder time of each awaited human: their own interval, else the game's."""
+        """First reminder time of each awaited human (their own interval, else the game's)
+        and the clock of their move deadline (:mod:`bot.clocks`)."""
         now = self.clock()
+        humans = [s for s in awaited if s.user_id is not None]
+        timing = await clocks.plan(self.repo, game.id, [s.user_id for s in humans
+                                                        if s.user_id is not None], now)
         plan = []
-        for seat in awaited:
-            if seat.user_id is None:
-                continue
+        for seat in humans:
+            assert seat.user_id is not None
             prefs = await self.repo.user_settings(seat.user_id)
             hours = game.reminder_hours if prefs.reminder_hours is None else prefs.reminder_hours
             plan.append(AwaitedSeat(seat.seat, seat.user_id,
-                                    now + hours * 3600 if hours > 0 else None))
+                                    now + hours * 3600 if hours > 0 else None,
+                                    *timing[seat.user_id]))
         return plan
+
+    async def _deadlines(self, game_id: int) -> dict[int, float]:
+        """Running move deadlines by seat, for the turn message."""
+        return {r.seat: r.deadline_at for r in await self.repo.reminders(game_id)
+                if r.deadline_at is not None}
 
     async def reminder_hours_for(self, game: GameInfo, user_id: int) -> float:
         """The interval between two reminders of this player in this game (0 = never)."""

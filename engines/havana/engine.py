@@ -68,6 +68,16 @@ class HavanaEngine:
         rules.run(turn, seat, action)
         return turn.s
 
+    def skip_action(self, s: State, seat: int) -> Action | None:
+        """The move of a player whose deadline passed when the table skips them
+        (docs/ASYNC.md): only what the rulebook lets a player decline is skipped — no
+        purchase ("end"), no Refreshment or Conservation ("pass"). Hidden picks and the
+        compulsory card actions cannot be skipped: None, and the AI plays them."""
+        if s.phase != "actions" or seat not in rules.active(s):
+            return None
+        options = rules.legal(s, seat)
+        return next((a for a in (rules.END, rules.PASS) if a in options), None)
+
     def choices(self, s: State, seat: int) -> list[Choice]:
         if not 0 <= seat < s.num_players:
             return []

@@ -83,6 +83,17 @@ class TuscanyEngine:
         return (state.phase == "arrange" and action.kind == "arrange"
                 and malformed(action) is None and valid_arrangement(*action.args))
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """The move of a player whose deadline passed when the table skips them
+        (docs/ASYNC.md): a turn not begun becomes "draw 2 domain cards" (the action that
+        changes least), setup keeps the dealt region ("confirm"), an optional castle
+        placement is declined ("skip") and a marble's extra action is not taken ("end").
+        A started action (take, place, pay), the start castle and the improvement choice
+        cannot be skipped: None, and the AI completes them."""
+        options = legal(state, seat)
+        return next((a for a in (Action("draw"), Action("confirm"), Action("skip"),
+                                 Action("end")) if a in options), None)
+
     def choices(self, state: State, seat: int) -> list[Choice]:
         return [_choice(state, seat, a) for a in legal(state, seat)]
 
