@@ -17,6 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import play
+from bot.absence import Absence
+from bot.deadline_output import DiscordDeadlineOutput
+from bot.deadlines import DeadlineKeeper
 from bot.i18n import t
 from bot.models import GameInfo, Seat
 from bot.presenter import PlainPresenter, Presenter
@@ -29,7 +32,7 @@ from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.havana")
+EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.deadlines")  # lobby first
 
 
 class LudoBot(commands.Bot):
@@ -45,6 +48,8 @@ class LudoBot(commands.Bot):
         self.presenters: dict[str, Presenter] = {}
         self.user_locales: dict[int, str] = {}
         self.scheduler = ReminderScheduler(service, self.notify_reminder)
+        self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self))
+        self.absence = Absence(service)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------ lifecycle
@@ -62,6 +67,11 @@ class LudoBot(commands.Bot):
         else:
             await self.tree.sync()
         self.scheduler.start()
+        try:  # deadlines that passed while the bot was down, handled once, before polling
+            await self.deadlines.run_due()
+        except Exception:
+            log.exception("start-up deadline pass failed")
+        self.deadlines.start()
         for game_id in await self.service.games_awaiting_ai():
             self.schedule_ai(game_id)
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(EXTENSIONS),
@@ -69,6 +79,7 @@ class LudoBot(commands.Bot):
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        await self.deadlines.stop()
         for task in list(self._ai_tasks.values()):
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)

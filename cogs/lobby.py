@@ -11,12 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import messages, play
+from bot.absence import make_policy
 from bot.app import LudoBot
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t
 from bot.models import LOBBY, GameInfo
 from bot.translator import L
 from bot.ui import lobby_view
+from cogs.deadlines import TIMEOUT_CHOICES, quiet_text, vacation_text
 from engines import registry
 from engines.base import GameError
 
@@ -55,17 +57,27 @@ class Lobby(commands.Cog):
         seats=L("Number of seats (default: the game's maximum)", "cmd.new.seats"),
         thread=L("Open a thread for this game", "cmd.new.thread"),
         reminder_hours=L("Hours before an awaited player is reminded (default 24)",
-                         "cmd.new.reminder"))
-    @app_commands.choices(game=_game_choices())
+                         "cmd.new.reminder"),
+        deadline_hours=L("Hours to make a move (default: no deadline)",
+                         "deadline.cmd.new.deadline"),
+        on_timeout=L("When the deadline passes (default: the AI plays)",
+                     "deadline.cmd.new.on_timeout"),
+        abandon_after=L("Missed deadlines in a row before a seat is abandoned (default 3)",
+                        "deadline.cmd.new.abandon_after"))
+    @app_commands.choices(game=_game_choices(), on_timeout=TIMEOUT_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], game: str,
                   seats: app_commands.Range[int, 1, 8] | None = None, thread: bool = False,
-                  reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None) -> None:
+                  reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
+                  deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
+                  on_timeout: str | None = None,
+                  abandon_after: app_commands.Range[int, 0, 20] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         channel = interaction.channel
         locale = await play.public_locale(self.bot, interaction.guild_id)
         target_id = interaction.channel_id or 0
         created_thread: discord.Thread | None = None
         try:
+            make_policy(deadline_hours, on_timeout, abandon_after)  # refuse before creating
             if thread and isinstance(channel, discord.TextChannel):
                 name = t("lobby.thread_name", locale, game=t(f"{game}.name", locale),
                          user=interaction.user.display_name)[:100]
@@ -76,6 +88,10 @@ class Lobby(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=target_id, game_key=game,
                 creator_id=interaction.user.id, creator_name=interaction.user.display_name,
                 seats=seats, reminder_hours=reminder_hours)
+            if (deadline_hours, on_timeout, abandon_after) != (None, None, None):
+                await self.bot.absence.configure(info.id, interaction.user.id,
+                                                 hours=deadline_hours, on_timeout=on_timeout,
+                                                 abandon_after=abandon_after)
         except (ServiceError, GameError) as err:
             await play.report_error(interaction, err)
             return
@@ -268,7 +284,16 @@ class Lobby(commands.Cog):
         scope=L("Whose settings", "cmd.settings.scope"),
         language=L("Language of messages", "cmd.settings.language"),
         reminder_hours=L("Hours between turn reminders", "cmd.settings.reminder"),
-        dm=L("Send my reminders by direct message", "cmd.settings.dm"))
+        dm=L("Send my reminders by direct message", "cmd.settings.dm"),
+        timezone=L("Your time zone, e.g. Europe/Paris (for quiet hours)",
+                   "deadline.cmd.settings.timezone"),
+        quiet_start=L("Quiet hours start, HH:MM (empty: none)",
+                      "deadline.cmd.settings.quiet_start"),
+        quiet_end=L("Quiet hours end, HH:MM", "deadline.cmd.settings.quiet_end"),
+        notify_before=L("DM me when the player before me starts their turn",
+                        "deadline.cmd.settings.notify_before"),
+        vacation_days=L("Vacation days per player and year (server)",
+                        "deadline.cmd.settings.vacation_days"))
     @app_commands.choices(
         scope=[app_commands.Choice(name=L("me", "cmd.settings.scope.me"), value="me"),
                app_commands.Choice(name=L("server", "cmd.settings.scope.server"), value="server"),
@@ -278,8 +303,12 @@ class Lobby(commands.Cog):
     async def settings(self, interaction: discord.Interaction[Any], scope: str = "me",
                        language: str | None = None,
                        reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
-                       dm: bool | None = None) -> None:
+                       dm: bool | None = None, timezone: str | None = None,
+                       quiet_start: str | None = None, quiet_end: str | None = None,
+                       notify_before: bool | None = None,
+                       vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         service, user = self.bot.service, interaction.user
+        absence, locale = self.bot.absence, play.user_locale(interaction)
         try:
             if scope == "server":
                 if not _is_admin(interaction):
@@ -288,6 +317,12 @@ class Lobby(commands.Cog):
                                                       reminder_hours=reminder_hours)
                 text = t("ui.settings_server", play.user_locale(interaction),
                          language=gs.locale or "—", hours=gs.reminder_hours or "—")
+                if vacation_days is not None:
+                    await absence.set_vacation_allowance(interaction.guild_id or 0,
+                                                         vacation_days)
+                text += "\n" + vacation_text(
+                    "deadline.vacation_status",
+                    await absence.vacation_status(user.id, interaction.guild_id), locale)
             elif scope == "game":
                 game = await self._here(interaction)
                 if reminder_hours is not None:
@@ -303,6 +338,9 @@ class Lobby(commands.Cog):
                 text = t("ui.settings_user", play.user_locale(interaction),
                          language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
                          hours=us.reminder_hours or "—")
+                us = await absence.set_quiet(user.id, timezone_name=timezone, start=quiet_start,
+                                             end=quiet_end, notify_before=notify_before)
+                text += "\n" + quiet_text(us, locale)
         except (ServiceError, GameError) as err:
             await play.report_error(interaction, err)
             return
