@@ -465,3 +465,21 @@ def test_havana_and_tuscany_skip_only_what_the_rules_let_a_player_decline() -> N
         action = random_action(HAVANA, havana, seat, ai_rng(7, seat, move))
         havana = HAVANA.apply(havana, seat, action).state
     assert "end" in seen
+
+
+async def test_a_claim_retried_after_a_crash_counts_one_miss(table: Table) -> None:
+    game_id = await table.game(hours=1)
+    row = await _clock(table, game_id, 1)
+    game = await table.service.get(game_id)
+    claim = {"expected_version": game.version, "now": T0 + HOUR}
+    assert await table.repo.claim_timeout(game_id, 1, BOB, row.turn_version, **claim) == 1
+    assert await table.repo.claim_timeout(game_id, 1, BOB, row.turn_version, **claim) == 1
+    assert await table.repo.claim_timeout(game_id, 1, BOB, row.turn_version,
+                                          expected_version=game.version + 1,
+                                          now=T0 + HOUR) is None  # the game moved on
+    assert await table.repo.claim_timeout(game_id, 1, BOB, row.turn_version,
+                                          expected_version=game.version,
+                                          now=T0 + HOUR - 1) is None  # not expired yet
+    report = await table.run(T0 + HOUR)  # the pass finishes the claimed timeout
+    assert report.expired == 2
+    assert (await table.service.reliability(BOB)).timeouts == 1
