@@ -13,6 +13,7 @@ import discord
 from bot import play
 from bot.i18n import t
 from bot.models import GameInfo, MoveResult
+from bot.ui import turn_message_view
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -39,7 +40,7 @@ class DiscordDeadlineOutput:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(t(key, locale, **params),
-                            view=play.turn_message_view(game.id, locale))
+                            view=turn_message_view(game.id, locale))
         except discord.HTTPException as err:
             log.info("DM %s to %s failed (%s)", key, user_id, err)
             return False

@@ -182,7 +182,9 @@ class DeadlineKeeper:
             if policy.on_timeout == "skip":
                 skip = getattr(engine, "skip_action", None)
                 action = skip(state, row.seat) if skip is not None else None
-                if action is not None:
+                # A skip the rules refuse would block the seat: the AI plays instead.
+                if isinstance(action, Action) and action in engine.legal_actions(state,
+                                                                                 row.seat):
                     skipped.append(True)
                     return action
             skipped.append(False)
