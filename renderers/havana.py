@@ -1,0 +1,618 @@
+"""The Havana board as one landscape image, drawn from a player's or a spectator's view.
+
+Layout (1600 x 1000 at scale 1, readable on a phone held sideways): a header with the round,
+phase, whose turn it is and the turn order; the two building rows (row ends framed and
+labelled as buyable); a side column with the face-down pile, the centre supply and the
+bag/box/bank counts; one panel per seat with its face-up cards, turn number, resources,
+VP and buildings.
+
+The board is public: it never draws ``hand``, ``discard`` or ``pending_picks`` even when the
+view holds them (the owner's view does) -- those belong to the private panel, so a board
+posted in the channel can never leak a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.havana.data import BUILDINGS, CARDS
+from renderers.common import (
+    DEFAULT_THEME,
+    RGB,
+    Face,
+    Theme,
+    contrast_text,
+    ellipsize,
+    fit_font,
+    font,
+    shade,
+    wrap,
+)
+
+# Geometry, in pixels at scale 1.
+WIDTH, HEIGHT = 1600, 1000
+MARGIN = 16
+HEADER_H = 64
+BOARD_TOP = 78
+TILE_W, TILE_H, TILE_GAP = 172, 196, 10
+ROW_GAP = 12
+SIDE_X = 1114
+PANEL_TOP = BOARD_TOP + 2 * TILE_H + ROW_GAP + 14
+PANEL_GAP = 12
+PANEL_HEAD_H = 46
+CARD_W, CARD_H, CARD_GAP = 84, 118, 8
+CHIP_MIN_W, CHIP_H, CHIP_GAP = 150, 28, 6
+ORDER_CHIP_W = 178
+
+MATERIALS = ("brick", "sandstone", "clay", "glass", "rubble")
+COST_ORDER = (*MATERIALS, "pesos", "workers")
+
+_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "HAVANA", "round": "Round {n}",
+        "phase.start_pick": "Choosing cards", "phase.actions": "Actions",
+        "phase.cover": "New card", "phase.over": "Game over",
+        "to_play": "{name} to play", "waiting": "Waiting for: {names}",
+        "winner": "Winner: {names}", "winners": "Winners: {names}", "winner_badge": "Winner",
+        "order": "Turn order", "order_later": "Turn order: after the reveal",
+        "buyable": "Buyable", "pile": "Pile", "centre": "Centre", "bag": "Bag", "box": "Box",
+        "bank": "Bank", "removed": "Conservation used this round",
+        "hand": "Hand {hand} · Discard {discard}", "protected": "Protected",
+        "buildings": "Buildings ({n})", "more": "+{n} more", "chosen": "Chosen",
+        "choosing": "Choosing…", "playing": "To play", "vp": "VP",
+        "brick": "Brick", "sandstone": "Sandstone", "clay": "Clay", "glass": "Glass",
+        "rubble": "Rubble", "pesos": "Pesos", "workers": "Workers",
+    },
+    "fr": {
+        "title": "LA HAVANE", "round": "Manche {n}",
+        "phase.start_pick": "Choix des cartes", "phase.actions": "Actions",
+        "phase.cover": "Nouvelle carte", "phase.over": "Partie terminée",
+        "to_play": "À {name} de jouer", "waiting": "En attente de : {names}",
+        "winner": "Gagnant : {names}", "winners": "Gagnants : {names}",
+        "winner_badge": "Gagnant",
+        "order": "Ordre du tour", "order_later": "Ordre du tour : après la révélation",
+        "buyable": "Achetable", "pile": "Pioche", "centre": "Centre", "bag": "Sac",
+        "box": "Boîte", "bank": "Banque", "removed": "Arrêt des travaux utilisé cette manche",
+        "hand": "Main {hand} · Défausse {discard}", "protected": "Protégé",
+        "buildings": "Bâtiments ({n})", "more": "+{n} autres", "chosen": "Choisi",
+        "choosing": "Choisit…", "playing": "Joue", "vp": "PV",
+        "brick": "Brique", "sandstone": "Grès", "clay": "Argile", "glass": "Verre",
+        "rubble": "Gravats", "pesos": "Pesos", "workers": "Ouvriers",
+    },
+}
+
+
+def _t(key: str, locale: str, **params: object) -> str:
+    table = _TEXT.get(locale, _TEXT["en"])
+    return table.get(key, _TEXT["en"][key]).format(**params)
+
+
+def card_name(card_id: str, locale: str) -> str:
+    card = CARDS[card_id]
+    return card.name_fr if locale == "fr" else card.name_en
+
+
+def building_name(building: Mapping[str, Any], locale: str) -> str:
+    names: Mapping[str, str] = building["name"]
+    return names.get(locale) or names["en"]
+
+
+class _Canvas:
+    """ImageDraw in board units: every coordinate and size is multiplied by ``scale`` here."""
+
+    def __init__(self, img: Image.Image, theme: Theme, scale: float) -> None:
+        self.img = img
+        self.draw = ImageDraw.Draw(img)
+        self.theme = theme
+        self.scale = scale
+
+    def s(self, v: float) -> int:
+        return round(v * self.scale)
+
+    def font(self, size: float, face: Face = Face.REGULAR) -> Any:
+        return font(self.s(size), face)
+
+    def box(
+        self, x0: float, y0: float, x1: float, y1: float, *, fill: RGB | None = None,
+        outline: RGB | None = None, width: float = 0, radius: float = 0,
+    ) -> None:
+        xy = (self.s(x0), self.s(y0), self.s(x1) - 1, self.s(y1) - 1)
+        w = max(1, self.s(width)) if outline else 0
+        if radius:
+            self.draw.rounded_rectangle(xy, self.s(radius), fill=fill, outline=outline, width=w)
+        else:
+            self.draw.rectangle(xy, fill=fill, outline=outline, width=w)
+
+    def circle(
+        self, cx: float, cy: float, d: float, *, fill: RGB, outline: RGB | None = None,
+        width: float = 0,
+    ) -> None:
+        r = d / 2
+        xy = (self.s(cx - r), self.s(cy - r), self.s(cx + r) - 1, self.s(cy + r) - 1)
+        w = max(1, self.s(width)) if outline else 0
+        self.draw.ellipse(xy, fill=fill, outline=outline, width=w)
+
+    def text(
+        self, x: float, y: float, text: str, size: float, *, fill: RGB,
+        face: Face = Face.REGULAR, anchor: str = "la",
+    ) -> None:
+        self.draw.text((self.s(x), self.s(y)), text, font=self.font(size, face), fill=fill,
+                       anchor=anchor)
+
+    def fitted(
+        self, x: float, y: float, text: str, size: float, max_w: float, *, fill: RGB,
+        face: Face = Face.REGULAR, anchor: str = "la", min_size: float | None = None,
+    ) -> None:
+        """Text shrunk (down to ``min_size``) then ellipsised to fit ``max_w``."""
+        fnt, shown = fit_font(text, self.s(max_w), self.s(size),
+                              self.s(min_size if min_size is not None else size), face)
+        self.draw.text((self.s(x), self.s(y)), shown, font=fnt, fill=fill, anchor=anchor)
+
+    def number(
+        self, cx: float, cy: float, text: str, size: float, *, fill: RGB,
+        face: Face = Face.BOLD,
+    ) -> None:
+        """A short number centred on its ink (digits sit high with the usual anchors)."""
+        fnt = self.font(size, face)
+        left, top, right, bottom = fnt.getbbox(text)
+        x = self.s(cx) - (left + right) / 2
+        y = self.s(cy) - (top + bottom) / 2
+        self.draw.text((x, y), text, font=fnt, fill=fill)
+
+    def width(self, text: str, size: float, face: Face = Face.REGULAR) -> float:
+        """Width of ``text`` in board units."""
+        return float(self.font(size, face).getlength(text)) / self.scale
+
+    # Resource icons, with their count drawn inside.
+
+    def cube(self, cx: float, cy: float, d: float, material: str, count: int | None,
+             *, faded: bool = False) -> None:
+        colour: RGB = getattr(self.theme, material)
+        if faded:
+            colour = shade(colour, 1.6)
+        r = d / 2
+        self.box(cx - r, cy - r, cx + r, cy + r, fill=colour, outline=shade(colour, 0.7),
+                 width=2, radius=d / 6)
+        if count is not None:
+            self.number(cx, cy, str(count), d * 0.56, fill=contrast_text(colour, self.theme))
+
+    def coin(self, cx: float, cy: float, d: float, count: int | None,
+             *, faded: bool = False) -> None:
+        fill, edge = self.theme.peso, self.theme.peso_edge
+        if faded:
+            fill, edge = shade(fill, 1.6), shade(edge, 1.6)
+        self.circle(cx, cy, d, fill=fill, outline=edge, width=max(2, d / 14))
+        if count is not None:
+            self.number(cx, cy, str(count), d * 0.5, fill=self.theme.text)
+
+    def worker(self, cx: float, cy: float, d: float, count: int | None,
+               *, faded: bool = False) -> None:
+        """A meeple-like worker: a head over a rounded body that holds the count."""
+        colour = shade(self.theme.worker, 1.6) if faded else self.theme.worker
+        head = d * 0.34
+        self.circle(cx, cy - d / 2 + head / 2, head, fill=colour)
+        body_top = cy - d / 2 + head * 0.9
+        self.box(cx - d / 2, body_top, cx + d / 2, cy + d / 2, fill=colour, radius=d / 4)
+        if count is not None:
+            self.number(cx, (body_top + cy + d / 2) / 2, str(count), d * 0.46,
+                        fill=self.theme.text_on_dark)
+
+    def resource(self, kind: str, cx: float, cy: float, d: float, count: int | None,
+                 *, faded: bool = False) -> None:
+        if kind == "pesos":
+            self.coin(cx, cy, d, count, faded=faded)
+        elif kind == "workers":
+            self.worker(cx, cy, d, count, faded=faded)
+        else:
+            self.cube(cx, cy, d, kind, count, faded=faded)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) and names[seat] else f"#{seat + 1}"
+
+
+@lru_cache(maxsize=16)
+def _background(num_players: int, theme: Theme, scale: float) -> Image.Image:
+    """The parts that do not depend on the game: backdrop, header bar, side and panel boxes."""
+    img = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), theme.background)
+    c = _Canvas(img, theme, scale)
+    c.box(0, 0, WIDTH, HEADER_H, fill=theme.header)
+    c.box(SIDE_X, BOARD_TOP, WIDTH - MARGIN, PANEL_TOP - 14, fill=theme.panel,
+          outline=theme.panel_border, width=2, radius=12)
+    for x0, x1 in _panel_columns(num_players):
+        c.box(x0, PANEL_TOP, x1, HEIGHT - MARGIN, fill=theme.panel, radius=12)
+    return img
+
+
+def _panel_columns(num_players: int) -> list[tuple[float, float]]:
+    n = max(1, num_players)
+    w = (WIDTH - 2 * MARGIN - (n - 1) * PANEL_GAP) / n
+    return [(MARGIN + i * (w + PANEL_GAP), MARGIN + i * (w + PANEL_GAP) + w) for i in range(n)]
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    names: Sequence[str],
+    locale: str = "en",
+    theme: Theme = DEFAULT_THEME,
+    scale: float = 1.0,
+) -> Image.Image:
+    """Draw ``view`` (any seat's or a spectator's) as an RGB image. Pure: same input, same image.
+
+    ``names[seat]`` is the display name of each seat; the view itself has no names.
+    """
+    img = _background(int(view["num_players"]), theme, scale).copy()
+    c = _Canvas(img, theme, scale)
+    _header(c, view, names, locale)
+    for index, row in enumerate(view["rows"][:2]):
+        _row(c, row, BOARD_TOP + index * (TILE_H + ROW_GAP), locale)
+    _side(c, view, locale)
+    for (x0, x1), player in zip(_panel_columns(int(view["num_players"])), view["players"],
+                                strict=False):
+        _panel(c, view, player, x0, x1, names, locale)
+    return img
+
+
+# Header: round, phase, status, turn order.
+
+def _header(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+    th = c.theme
+    title = _t("title", locale)
+    c.text(MARGIN, HEADER_H / 2, title, 26, fill=th.header_text, face=Face.BOLD, anchor="lm")
+    x = MARGIN + c.width(title, 26, Face.BOLD) + 24
+    phase = view["phase"]
+    line1 = f"{_t('round', locale, n=view['round'])}  ·  {_t('phase.' + phase, locale)}"
+    order: list[int] = list(view["turn_order"])
+    right = WIDTH - MARGIN - (len(order) * (ORDER_CHIP_W + 8) if order else 330)
+    c.fitted(x, 8, line1, 22, right - x - 16, fill=th.header_text, face=Face.BOLD, min_size=16)
+    c.fitted(x, 36, _status(view, names, locale), 17, right - x - 16, fill=th.header_muted,
+             face=Face.BOLD, min_size=13)
+    if not order:
+        c.fitted(WIDTH - MARGIN, HEADER_H / 2, _t("order_later", locale), 16, 320,
+                 fill=th.header_muted, anchor="rm", min_size=12)
+        return
+    c.text(right, 5, _t("order", locale), 12, fill=th.header_muted)
+    cx = right
+    for seat in order:
+        _order_chip(c, view, seat, cx, names)
+        cx += ORDER_CHIP_W + 8
+
+
+def _status(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    phase = view["phase"]
+    if phase == "over":
+        winners = list(view.get("winners") or [])
+        who = ", ".join(_name(names, s) for s in winners)
+        return _t("winners" if len(winners) > 1 else "winner", locale, names=who)
+    if phase == "actions" and view.get("current") is not None:
+        return "▶ " + _t("to_play", locale, name=_name(names, int(view["current"])))
+    waiting = ", ".join(_name(names, s) for s in view["active"])
+    return _t("waiting", locale, names=waiting)
+
+
+def _order_chip(c: _Canvas, view: Mapping[str, Any], seat: int, x: float,
+                names: Sequence[str]) -> None:
+    th = c.theme
+    player = view["players"][seat]
+    current = view.get("current") == seat
+    y0, y1 = 22, HEADER_H - 8
+    c.box(x, y0, x + ORDER_CHIP_W, y1, fill=th.highlight if current else shade(th.header, 1.25),
+          radius=8)
+    c.circle(x + 14, (y0 + y1) / 2, 14, fill=th.seat(seat), outline=th.header_text, width=2)
+    number = player.get("turn_number") or "–"
+    c.text(x + ORDER_CHIP_W - 8, (y0 + y1) / 2, number, 20, fill=th.header_text,
+           face=Face.BOLD, anchor="rm")
+    name_w = ORDER_CHIP_W - 28 - 8 - c.width("00", 20, Face.BOLD) - 10
+    c.fitted(x + 26, (y0 + y1) / 2, _name(names, seat), 16, name_w, fill=th.header_text,
+             face=Face.CONDENSED_BOLD, anchor="lm", min_size=13)
+
+
+# Building rows.
+
+def _row(c: _Canvas, row: Sequence[Mapping[str, Any]], y: float, locale: str) -> None:
+    span = SIDE_X - MARGIN - 16
+    n = len(row)
+    if n == 0:
+        c.box(MARGIN, y, MARGIN + TILE_W, y + TILE_H, outline=c.theme.tile_border, width=2,
+              radius=10)
+        return
+    w = min(TILE_W, (span - (n - 1) * TILE_GAP) / n)
+    for index, building in enumerate(row):
+        _tile(c, building, MARGIN + index * (w + TILE_GAP), y, w, locale)
+
+
+def _tile(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float, locale: str) -> None:
+    th = c.theme
+    buyable = bool(b.get("buyable"))
+    h = TILE_H
+    if buyable:
+        c.box(x, y, x + w, y + h, fill=th.buyable, radius=10)
+        c.box(x + 4, y + 4, x + w - 4, y + h - 26, fill=th.tile, radius=8)
+        c.text(x + w / 2, y + h - 13, "★ " + _t("buyable", locale), 15, fill=th.text_on_dark,
+               face=Face.BOLD, anchor="mm")
+    else:
+        c.box(x, y, x + w, y + h, fill=th.tile_muted, outline=th.tile_border, width=2,
+              radius=10)
+    c.circle(x + 30, y + 30, 42, fill=th.vp, outline=shade(th.vp, 0.7), width=2)
+    c.number(x + 30, y + 30, str(b["vp"]), 24, fill=th.text)
+    c.text(x + 30, y + 56, _t("vp", locale), 11, fill=th.text_muted, face=Face.BOLD,
+           anchor="mt")
+    c.text(x + w - 10, y + 10, f"#{b['id']}", 14, fill=th.text_muted, anchor="ra")
+    name_font = c.font(17, Face.CONDENSED_BOLD)
+    lines = wrap(building_name(b, locale), name_font, c.s(w - 64), 2)
+    if len(lines) == 1:
+        c.text(x + 58, y + 32, lines[0], 17, fill=th.text, face=Face.CONDENSED_BOLD,
+               anchor="lm")
+    else:
+        for i, line in enumerate(lines):
+            c.text(x + 58, y + 21 + i * 21, line, 17, fill=th.text, face=Face.CONDENSED_BOLD,
+                   anchor="lm")
+    _cost(c, b, x + 8, y + 74, w - 16, y + h - 32)
+
+
+def _cost(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float, bottom: float) -> None:
+    """The price as resource icons with counts, plus the architect requirement."""
+    cost: Mapping[str, int] = b["cost"]
+    items: list[tuple[str, float]] = []
+    for kind in COST_ORDER:
+        if cost.get(kind, 0) > 0:
+            items.append((kind, 0.0))
+    d = 32.0
+    lines = _flow([d] * len(items) + ([d * 2.6] if b.get("architect") else []), w, 6)
+    while len(lines) > 2 and d > 20:
+        d -= 4
+        lines = _flow([d] * len(items) + ([d * 2.6] if b.get("architect") else []), w, 6)
+    line_h = d + 8
+    top = y + max(0.0, (bottom - y - len(lines) * line_h) / 2)
+    index = 0
+    for li, line in enumerate(lines):
+        total = sum(line) + 6 * (len(line) - 1)
+        cx = x + (w - total) / 2
+        cy = top + li * line_h + d / 2 + 4
+        for item_w in line:
+            if index < len(items):
+                kind = items[index][0]
+                c.resource(kind, cx + d / 2, cy, d, int(cost[kind]))
+            else:
+                _architect_badge(c, cx, cy, item_w, d)
+            cx += item_w + 6
+            index += 1
+
+
+def _flow(widths: Sequence[float], max_w: float, gap: float) -> list[list[float]]:
+    """Split item widths into lines no wider than ``max_w`` (greedy, order kept)."""
+    lines: list[list[float]] = []
+    current: list[float] = []
+    for item in widths:
+        if current and sum(current) + gap * len(current) + item > max_w:
+            lines.append(current)
+            current = []
+        current.append(item)
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _architect_badge(c: _Canvas, x: float, cy: float, w: float, d: float) -> None:
+    th = c.theme
+    c.box(x, cy - d / 2, x + w, cy + d / 2, fill=th.architect, radius=d / 4)
+    c.circle(x + d / 2, cy, d - 8, fill=th.text_on_dark)
+    c.number(x + d / 2, cy, "A", d * 0.5, fill=th.architect)
+    c.number(x + d + (w - d) / 2 - 2, cy, str(CARDS["architect"].value), d * 0.56,
+             fill=th.text_on_dark)
+
+
+# Side column: pile, centre supply, bag / box / bank.
+
+def _side(c: _Canvas, view: Mapping[str, Any], locale: str) -> None:
+    th = c.theme
+    x0, y0, x1 = SIDE_X + 16, BOARD_TOP + 14, WIDTH - MARGIN - 16
+    for k in (2, 1, 0):
+        c.box(x0 + k * 6, y0 + k * 6, x0 + 64 + k * 6, y0 + 84 + k * 6, fill=th.header,
+              outline=th.card_back_edge, width=2, radius=6)
+    c.text(x0 + 92, y0 + 4, _t("pile", locale), 16, fill=th.text_muted, face=Face.BOLD)
+    c.text(x0 + 92, y0 + 26, str(view["pile"]), 44, fill=th.text, face=Face.BOLD)
+
+    # Bag / box / bank, to the right of the pile.
+    bx = x0 + 200
+    counts = (("bag", view["bag"]), ("box", view["box"]))
+    for i, (key, value) in enumerate(counts):
+        yy = y0 + 4 + i * 30
+        c.text(bx, yy, _t(key, locale), 17, fill=th.text_muted, face=Face.BOLD)
+        c.text(x1, yy, str(value), 20, fill=th.text, face=Face.BOLD, anchor="ra")
+    yy = y0 + 64
+    c.text(bx, yy, _t("bank", locale), 17, fill=th.text_muted, face=Face.BOLD)
+    c.worker(x1 - 16, yy + 12, 32, int(view["bank_workers"]))
+
+    # Centre supply: pesos then each material, each named (the board's colour legend).
+    cy0 = y0 + 118
+    c.box(SIDE_X + 10, cy0, WIDTH - MARGIN - 10, cy0 + 150, fill=th.tile, radius=10,
+          outline=th.tile_border, width=1)
+    c.text(x0, cy0 + 10, _t("centre", locale), 18, fill=th.text, face=Face.BOLD)
+    centre: Mapping[str, int] = view["centre"]
+    kinds = ("pesos", *MATERIALS)
+    step = (x1 - x0) / len(kinds)
+    for i, kind in enumerate(kinds):
+        cx = x0 + step * (i + 0.5)
+        value = int(centre.get(kind, 0))
+        c.resource(kind, cx, cy0 + 72, 46, value, faded=value == 0)
+        c.fitted(cx, cy0 + 104, _t(kind, locale), 14, step - 4, fill=th.text_muted,
+                 face=Face.CONDENSED_BOLD, anchor="mt", min_size=11)
+
+    if view.get("removed_this_round"):
+        ry = cy0 + 166
+        c.box(SIDE_X + 10, ry, WIDTH - MARGIN - 10, ry + 40, fill=shade(th.architect, 1.75),
+              radius=10)
+        c.fitted(x0, ry + 20, "✓ " + _t("removed", locale), 16, x1 - x0,
+                 fill=th.text, face=Face.BOLD, anchor="lm", min_size=12)
+
+
+# Player panels.
+
+def _panel(c: _Canvas, view: Mapping[str, Any], p: Mapping[str, Any], x0: float, x1: float,
+           names: Sequence[str], locale: str) -> None:
+    th = c.theme
+    seat = int(p["seat"])
+    phase = view["phase"]
+    y0, y1 = PANEL_TOP, HEIGHT - MARGIN
+    current = phase == "actions" and view.get("current") == seat
+    winner = phase == "over" and seat in (view.get("winners") or [])
+    seat_colour = th.seat(seat)
+
+    if current or winner:
+        c.box(x0 - 4, y0 - 4, x1 + 4, y1 + 4, fill=th.highlight if current else th.winner,
+              radius=15)
+        c.box(x0, y0, x1, y1, fill=th.panel, radius=12)
+    else:
+        c.box(x0, y0, x1, y1, outline=th.panel_border, width=2, radius=12)
+    c.box(x0, y0, x1, y0 + PANEL_HEAD_H, fill=seat_colour, radius=12)
+    c.box(x0, y0 + PANEL_HEAD_H - 12, x1, y0 + PANEL_HEAD_H, fill=seat_colour)
+
+    # Header: name, a status pill, the turn number.
+    text_colour = contrast_text(seat_colour, th)
+    mid = y0 + PANEL_HEAD_H / 2
+    number = p.get("turn_number") or "–"
+    c.box(x1 - 66, y0 + 7, x1 - 8, y0 + PANEL_HEAD_H - 7, fill=th.card_face, radius=6)
+    c.number(x1 - 37, mid, number, 22, fill=th.text)
+    pill_right = x1 - 74
+    pill = _panel_pill(view, p, locale, current, winner)
+    if pill is not None:
+        label, colour = pill
+        pw = c.width(label, 15, Face.BOLD) + 16
+        c.box(pill_right - pw, y0 + 10, pill_right, y0 + PANEL_HEAD_H - 10, fill=colour,
+              radius=8)
+        c.text(pill_right - pw / 2, mid, label, 15, fill=th.text_on_dark, face=Face.BOLD,
+               anchor="mm")
+        pill_right -= pw + 8
+    name = ("▶ " if current else "") + _name(names, seat)
+    c.fitted(x0 + 12, mid, name, 22, pill_right - x0 - 16, fill=text_colour, face=Face.BOLD,
+             anchor="lm", min_size=15)
+
+    # Face-up cards.
+    top = y0 + PANEL_HEAD_H + 12
+    face_up: list[str] = list(p["face_up"])
+    used = set(p["used"]) if current else set()
+    for i in range(2):
+        cx = x0 + 12 + i * (CARD_W + CARD_GAP)
+        if i < len(face_up):
+            _card(c, face_up[i], cx, top, locale, used=face_up[i] in used)
+        else:
+            _card_back(c, cx, top, picked=bool(p["has_picked"]))
+
+    # Stats to the right of the cards.
+    sx = x0 + 12 + 2 * CARD_W + CARD_GAP + 14
+    c.circle(sx + 24, top + 24, 48, fill=th.vp, outline=shade(th.vp, 0.7), width=2)
+    c.number(sx + 24, top + 22, str(p["vp"]), 24, fill=th.text)
+    c.text(sx + 24, top + 37, _t("vp", locale), 10, fill=th.text, face=Face.BOLD, anchor="mm")
+    c.coin(sx + 78, top + 24, 42, int(p["pesos"]), faded=int(p["pesos"]) == 0)
+    c.worker(sx + 126, top + 24, 40, int(p["workers"]), faded=int(p["workers"]) == 0)
+    materials: Mapping[str, int] = p["materials"]
+    for i, kind in enumerate(MATERIALS):
+        value = int(materials.get(kind, 0))
+        c.cube(sx + 16 + i * 35, top + 70, 31, kind, value, faded=value == 0)
+    c.fitted(sx, top + 98, _t("hand", locale, hand=p["hand_count"], discard=p["discard_count"]),
+             15, x1 - sx - 10, fill=th.text_muted, face=Face.CONDENSED_BOLD, min_size=12)
+    if p.get("protected"):
+        _protected(c, x1 - 12, top + 24, locale)
+
+    _buildings(c, list(p["buildings"]), x0 + 12, top + CARD_H + 12, x1 - 12, y1 - 10,
+               locale)
+
+
+def _panel_pill(view: Mapping[str, Any], p: Mapping[str, Any], locale: str, current: bool,
+                winner: bool) -> tuple[str, RGB] | None:
+    th_pick = view["phase"] in ("start_pick", "cover")
+    if winner:
+        return "♛ " + _t("winner_badge", locale), (150, 110, 10)
+    if current:
+        return _t("playing", locale), (196, 90, 10)
+    if th_pick:
+        if p["has_picked"]:
+            return "✓ " + _t("chosen", locale), (30, 120, 60)
+        return _t("choosing", locale), (70, 80, 150)
+    return None
+
+
+def _protected(c: _Canvas, right: float, cy: float, locale: str) -> None:
+    """A shield and the word, right-aligned at ``right`` (Protection face up)."""
+    th = c.theme
+    label = _t("protected", locale)
+    w = c.width(label, 14, Face.CONDENSED_BOLD) + 40
+    c.box(right - w, cy - 15, right, cy + 15, fill=th.protected, radius=8)
+    sx, sy = right - w + 8, cy - 10
+    points = [(sx, sy), (sx + 18, sy), (sx + 18, sy + 9), (sx + 9, sy + 20), (sx, sy + 9)]
+    c.draw.polygon([(c.s(px), c.s(py)) for px, py in points], fill=th.text_on_dark)
+    c.text(right - 8, cy, label, 14, fill=th.text_on_dark, face=Face.CONDENSED_BOLD,
+           anchor="rm")
+
+
+def _card(c: _Canvas, card_id: str, x: float, y: float, locale: str, *, used: bool) -> None:
+    th = c.theme
+    fill = th.card_used if used else th.card_face
+    c.box(x, y, x + CARD_W, y + CARD_H, fill=fill, outline=th.text, width=2, radius=8)
+    c.number(x + CARD_W / 2, y + 32, str(CARDS[card_id].value), 42,
+             fill=th.text_muted if used else th.text)
+    name_font = c.font(13, Face.CONDENSED_BOLD)
+    lines = wrap(card_name(card_id, locale), name_font, c.s(CARD_W - 8), 3)
+    base = y + CARD_H - 12 - (len(lines) - 1) * 15
+    for i, line in enumerate(lines):
+        c.text(x + CARD_W / 2, base + i * 15, line, 13, fill=th.text, face=Face.CONDENSED_BOLD,
+               anchor="ms")
+    if used:
+        c.circle(x + CARD_W - 14, y + 14, 22, fill=th.done)
+        c.text(x + CARD_W - 14, y + 14, "✓", 15, fill=th.text_on_dark, face=Face.BOLD,
+               anchor="mm")
+
+
+def _card_back(c: _Canvas, x: float, y: float, *, picked: bool) -> None:
+    """A hidden pick: a card back with a tick once chosen, an empty slot before."""
+    th = c.theme
+    if picked:
+        c.box(x, y, x + CARD_W, y + CARD_H, fill=th.card_back, outline=th.card_back_edge,
+              width=3, radius=8)
+        c.box(x + 9, y + 9, x + CARD_W - 9, y + CARD_H - 9, outline=th.card_back_edge,
+              width=1, radius=5)
+        c.circle(x + CARD_W / 2, y + CARD_H / 2, 40, fill=th.done)
+        c.text(x + CARD_W / 2, y + CARD_H / 2, "✓", 26, fill=th.text_on_dark, face=Face.BOLD,
+               anchor="mm")
+    else:
+        c.box(x, y, x + CARD_W, y + CARD_H, fill=th.tile_muted, outline=th.panel_border,
+              width=2, radius=8)
+        c.number(x + CARD_W / 2, y + CARD_H / 2, "?", 44, fill=th.text_muted)
+
+
+def _buildings(c: _Canvas, ids: list[int], x0: float, y0: float, x1: float, y1: float,
+               locale: str) -> None:
+    """The seat's buildings as compact chips (VP + name), "+N more" when they overflow."""
+    th = c.theme
+    c.text(x0, y0, _t("buildings", locale, n=len(ids)), 14, fill=th.text_muted,
+           face=Face.BOLD)
+    top = y0 + 22
+    cols = max(1, int((x1 - x0 + CHIP_GAP) // (CHIP_MIN_W + CHIP_GAP)))
+    chip_w = (x1 - x0 - (cols - 1) * CHIP_GAP) / cols
+    rows = max(1, int((y1 - top + CHIP_GAP) // (CHIP_H + CHIP_GAP)))
+    capacity = cols * rows
+    shown = ids if len(ids) <= capacity else ids[: capacity - 1]
+    for index, bid in enumerate(shown):
+        col, row = index % cols, index // cols
+        x = x0 + col * (chip_w + CHIP_GAP)
+        y = top + row * (CHIP_H + CHIP_GAP)
+        c.box(x, y, x + chip_w, y + CHIP_H, fill=th.tile, outline=th.tile_border, width=1,
+              radius=6)
+        b = BUILDINGS[bid]
+        c.circle(x + 14, y + CHIP_H / 2, 22, fill=th.vp)
+        c.number(x + 14, y + CHIP_H / 2, str(b.vp), 13, fill=th.text)
+        label = b.name_fr if locale == "fr" else b.name_en
+        c.fitted(x + 30, y + CHIP_H / 2, label, 15, chip_w - 36, fill=th.text,
+                 face=Face.CONDENSED_BOLD, anchor="lm", min_size=12)
+    if len(shown) < len(ids):
+        index = len(shown)
+        x = x0 + (index % cols) * (chip_w + CHIP_GAP)
+        y = top + (index // cols) * (CHIP_H + CHIP_GAP)
+        c.text(x + chip_w / 2, y + CHIP_H / 2, _t("more", locale, n=len(ids) - len(shown)),
+               15, fill=th.text_muted, face=Face.BOLD, anchor="mm")
