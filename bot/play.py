@@ -110,11 +110,13 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
     panel = await bot.service.panel(game_id, interaction.user.id)
     content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
     view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
-    if panel.game.status == ACTIVE:  # undo (bot/undo.py) on a free row of the panel
+    if panel.awaited:  # a free take-back within the turn (bot/undo.py) on a free row
         from bot.history_views import undo_button
+        from bot.undo import plan_undo
 
         row = max((item.row or 0 for item in view.children), default=-1) + 1
-        if row < 5:
+        plan = plan_undo(await bot.service.repo.history(game_id), panel.seat)
+        if row < 5 and plan is not None and not plan.needs_consent:
             button = undo_button(game_id, panel.game.version, locale)
             button.row = row
             view.add_item(button)

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import messages, play
+from bot import history_views, messages, play
 from bot.absence import make_policy
 from bot.app import LudoBot
 from bot.errors import NoGameHere, ServiceError
@@ -232,22 +232,14 @@ class Lobby(commands.Cog):
     @app_commands.describe(count=L("How many moves (default 15)", "cmd.log.count"))
     async def log_(self, interaction: discord.Interaction[Any],
                    count: app_commands.Range[int, 1, 50] = 15) -> None:
-        locale = play.user_locale(interaction)
+        """The whole public log, ``count`` entries a page (bot/history_views.py), last
+        page first."""
         try:
             game = await self._here(interaction)
-            entries = await self.bot.service.log(game.id, limit=count)
         except (ServiceError, GameError) as err:
             await play.report_error(interaction, err)
             return
-        names = [s.name for s in game.seats]
-        lines = [t("ui.log_title", locale, game=t(f"{game.game_key}.name", locale))]
-        for entry in entries:
-            text = messages.account(entry.public, names, locale)
-            if text:
-                lines.append(f"`#{entry.seq}` {text.replace(chr(10), ' ')}")
-        if len(lines) == 1:
-            lines.append(t("ui.log_empty", locale))
-        await play.reply(interaction, "\n".join(lines))
+        await history_views.send_log(interaction, game.id, size=count)
 
     @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
                                                           "cmd.mine.desc"))
