@@ -4,9 +4,8 @@ Plackett-Luce rates any number of players and ties from a finishing order, which
 an engine's :class:`engines.base.Result` gives (``ranking``: places of tied seats). As on
 Board Game Arena, only human seats still held by their player count: AI seats and seats
 declared abandoned are left out (an abandoned seat is handed to the AI, so its ``user_id``
-is gone; :meth:`Repository.abandoned_seats`, when the deadlines storage provides it, also
-excludes a seat that someone took over after its player abandoned it). A game with fewer
-than two rated humans changes nothing, and imported games are never rated.
+is gone; :meth:`Repository.abandoned_seats` also excludes it if someone took it over).
+A game with fewer than two rated humans changes nothing, and imported games are never rated.
 
 A game is rated once: the storage writes the ``rated_games`` row and every rating change in
 one transaction, so a retry (or :meth:`Ratings.catch_up` at start-up, for a game whose
@@ -18,7 +17,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -94,12 +92,8 @@ class Ratings:
         return done
 
     async def _abandoned(self, game_id: int) -> list[int]:
-        """Seats declared abandoned, when the deadlines storage records them."""
-        fetch: Any = getattr(self.repo, "abandoned_seats", None)
-        if fetch is None:
-            return []
-        found = await fetch(game_id)
-        return [int(getattr(s, "seat", s)) for s in found]
+        """Seats declared abandoned (bot/deadlines.py): left out even once taken over."""
+        return list(await self.repo.abandoned_seats(game_id))
 
     async def catch_up(self) -> int:
         """Rate every finished game the previous process did not rate; how many were."""
