@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -47,9 +49,11 @@ class LudoBot(commands.Bot):
         self.repo = repo
         self.presenters: dict[str, Presenter] = {}
         self.user_locales: dict[int, str] = {}
-        self.scheduler = ReminderScheduler(service, self.notify_reminder)
-        self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self))
-        self.absence = Absence(service)
+        # One clock for the whole bot: the service's (tests inject a controllable one).
+        self.scheduler = ReminderScheduler(service, self.notify_reminder, clock=service.clock)
+        self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
+                                        clock=service.clock)
+        self.absence = Absence(service, clock=service.clock)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------ lifecycle
@@ -141,12 +145,14 @@ class LudoBot(commands.Bot):
             pass
 
 
-async def build_bot(settings: Settings) -> LudoBot:
-    """Open storage and assemble the bot (the token is passed to ``start`` by the caller)."""
+async def build_bot(settings: Settings, *,
+                    clock: Callable[[], float] = time.time) -> LudoBot:
+    """Open storage and assemble the bot (the token is passed to ``start`` by the caller).
+    ``clock`` is the wall clock of every deadline, reminder and log time (tests move it)."""
     settings.database.parent.mkdir(parents=True, exist_ok=True)
     repo = await SqliteRepository.open(settings.database)
     try:
-        service = GameService(repo, ai_delay=settings.ai_delay,
+        service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
                               default_reminder_hours=settings.reminder_hours)
         return LudoBot(settings, service, repo)

@@ -302,6 +302,7 @@ class FakeDiscord:
         self.identify_count = 0
         self.dms_closed: set[int] = set()
         self.thread_members: dict[int, set[int]] = {}
+        self.uploads: dict[str, StoredFile] = {}  # attachment options of slash commands
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self._dm_channels: dict[int, int] = {}
         self._faults: list[Fault] = []
@@ -1030,6 +1031,9 @@ class FakeDiscord:
 
     async def _attachment(self, request: web.Request) -> web.Response:
         aid = request.match_info["aid"]
+        if aid in self.uploads:
+            stored = self.uploads[aid]
+            return web.Response(body=stored.data, headers={"Content-Type": stored.content_type})
         for message in self.messages.get(int(request.match_info["cid"]), {}).values():
             if aid in message.files:
                 stored = message.files[aid]
@@ -1255,6 +1259,13 @@ class FakeDiscord:
         elif kind == 7:
             value = str(value)
             resolved.setdefault("channels", {})[value] = self._channel(value)
+        elif kind == 11:  # attachment: the user's upload, served like any attachment
+            if not isinstance(value, StoredFile):
+                raise LookupError(f"option {name!r} takes a StoredFile, not {type(value)}")
+            attachment = self._attachment_payload(self.channel_id, value, None)
+            self.uploads[attachment["id"]] = value
+            value = attachment["id"]
+            resolved.setdefault("attachments", {})[value] = attachment
         return {"name": name, "type": kind, "value": value}
 
     def slash(self, command: str, options: dict[str, Any] | None = None, *,
@@ -1262,7 +1273,8 @@ class FakeDiscord:
               locale: str = "en-US") -> dict[str, Any]:
         """A chat-input command payload; ``command`` may be a path like ``"game new"``.
 
-        Option types come from the command tree the bot synced, as Discord would send them.
+        Option types come from the command tree the bot synced, as Discord would send them;
+        an attachment option takes a :class:`StoredFile` (the user's upload).
         """
         data = self._command_data(command, options, None, channel)
         return self.envelope(APPLICATION_COMMAND, data, user, channel, locale)
