@@ -64,8 +64,21 @@ async def reply(interaction: discord.Interaction[Any], content: str, *,
         await interaction.response.send_message(**kwargs)
 
 
+async def defer_public(interaction: discord.Interaction[Any]) -> None:
+    """Defer a command whose success is public; a refusal will still be private."""
+    interaction.extras["public_defer"] = True
+    await interaction.response.defer(thinking=True)
+
+
 async def report_error(interaction: discord.Interaction[Any], err: Exception) -> None:
     locale = user_locale(interaction)
+    if interaction.extras.pop("public_defer", False):
+        # The first followup would replace the public "thinking…" message and be public:
+        # remove it so the refusal goes out as a private followup instead.
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException:
+            pass
     if isinstance(err, GameError):
         text = error_text(err, locale)
     elif isinstance(err, ServiceError):

@@ -117,7 +117,7 @@ class History(commands.Cog):
     @app_commands.describe(file=L("A file made by /game export", "history.cmd.file"))
     async def import_(self, interaction: discord.Interaction[Any],
                       file: discord.Attachment) -> None:
-        await interaction.response.defer(thinking=True)
+        await play.defer_public(interaction)
         locale = play.user_locale(interaction)
         try:
             if file.size > MAX_FILE:

@@ -71,7 +71,7 @@ class Lobby(commands.Cog):
                   deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
                   on_timeout: str | None = None,
                   abandon_after: app_commands.Range[int, 0, 20] | None = None) -> None:
-        await interaction.response.defer(thinking=True)
+        await play.defer_public(interaction)
         channel = interaction.channel
         locale = await play.public_locale(self.bot, interaction.guild_id)
         target_id = interaction.channel_id or 0
@@ -126,7 +126,7 @@ class Lobby(commands.Cog):
     @game.command(name=L("start", "cmd.start"), description=L("Start the game (table creator)",
                                                             "cmd.start.desc"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(thinking=True)
+        await play.defer_public(interaction)
         try:
             game = await self._here(interaction)
             result = await self.bot.service.start(game.id, interaction.user.id)

@@ -1379,7 +1379,9 @@ class FakeDiscord:
         if kind == DEFERRED_MESSAGE:
             await self._wait_until(
                 lambda: record.original_id is not None
-                and not self.message(record.original_id).loading, timeout)
+                and (not self.message(record.original_id).loading
+                     or (self.message(record.original_id).deleted and record.followup_ids)),
+                timeout)
         elif kind == DEFERRED_UPDATE:
             token = re.escape(record.token)
             with contextlib.suppress(TimeoutError):

@@ -379,6 +379,6 @@ async def test_replay_export_and_import_of_a_finished_game(fake_discord: FakeDis
                          json.dumps(broken).encode())
         record = await fake.interact(fake.slash("game import", {"file": bad}))
         (refusal,) = fake.interaction_messages(record)
-        assert "⚠️" in refusal.content
+        assert "⚠️" in refusal.content and refusal.ephemeral  # a refusal is never public
         assert await bot.repo.count_games() == games
     assert fake.rejections == []
