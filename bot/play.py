@@ -17,7 +17,7 @@ import discord
 from bot import messages
 from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
-from bot.i18n import error_text, normalise, t
+from bot.i18n import error_text, normalise, t, tm
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
 from bot.ui import CancelVoteButton, MuteButton, lobby_view, panel_components, turn_message_view
 from engines.base import Event, GameError
@@ -107,11 +107,25 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
         parts.append(t("ui.game_not_active", locale))
     elif panel.awaited:
         parts.append(t("ui.your_move", locale))
+        parts.extend(_explained(panel, locale))
     else:
         awaited = [s for s in panel.view.get("active", [])]
         parts.append(t("ui.waiting_for", locale,
                        players=", ".join(names[s] for s in awaited) or "—"))
     return messages.clip("\n".join(parts))
+
+
+MAX_EXPLAINED = 12
+
+
+def _explained(panel: Panel, locale: str) -> list[str]:
+    """One line per choice on what it does: buttons cannot carry a description."""
+    lines = [f"• **{tm(c.label, locale)}** — {tm(c.description, locale)}"
+             for c in panel.choices if c.description is not None]
+    if len(lines) > MAX_EXPLAINED:
+        lines = lines[:MAX_EXPLAINED] + [t("ui.more_choices", locale,
+                                           count=len(lines) - MAX_EXPLAINED)]
+    return lines
 
 
 async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
