@@ -7,6 +7,7 @@ present its result. Nothing here knows a game's rules: panels come from the engi
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from collections.abc import Sequence
@@ -19,7 +20,14 @@ from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
 from bot.i18n import error_text, normalise, t, tm
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
-from bot.ui import CancelVoteButton, MuteButton, lobby_view, panel_components, turn_message_view
+from bot.ui import (
+    CancelVoteButton,
+    MuteButton,
+    button_groups,
+    lobby_view,
+    panel_components,
+    turn_message_view,
+)
 from engines.base import Event, GameError
 
 if TYPE_CHECKING:
@@ -75,10 +83,8 @@ async def report_error(interaction: discord.Interaction[Any], err: Exception) ->
     if interaction.extras.pop("public_defer", False):
         # The first followup would replace the public "thinking…" message and be public:
         # remove it so the refusal goes out as a private followup instead.
-        try:
+        with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
-        except discord.HTTPException:
-            pass
     if isinstance(err, GameError):
         text = error_text(err, locale)
     elif isinstance(err, ServiceError):
@@ -115,17 +121,11 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
     return messages.clip("\n".join(parts))
 
 
-MAX_EXPLAINED = 12
-
-
 def _explained(panel: Panel, locale: str) -> list[str]:
-    """One line per choice on what it does: buttons cannot carry a description."""
-    lines = [f"• **{tm(c.label, locale)}** — {tm(c.description, locale)}"
-             for c in panel.choices if c.description is not None]
-    if len(lines) > MAX_EXPLAINED:
-        lines = lines[:MAX_EXPLAINED] + [t("ui.more_choices", locale,
-                                           count=len(lines) - MAX_EXPLAINED)]
-    return lines
+    """One line on what each button does: buttons carry no description (selects do)."""
+    return [f"• **{tm(c.label, locale)}** — {tm(c.description, locale)}"
+            for group in button_groups(panel.choices) for c in group
+            if c.description is not None]
 
 
 async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,

@@ -199,6 +199,18 @@ def _grouped(choices: tuple[Choice, ...]) -> OrderedDict[str, list[Choice]]:
     return groups
 
 
+def _fits_buttons(game_id: int, version: int, choices: list[Choice]) -> bool:
+    return len(choices) <= MAX_BUTTONS_PER_ROW and all(
+        len(f"ludo:do:{game_id}:{version}:{encode_action(str(c.action))}") <= MAX_ID
+        for c in choices)
+
+
+def button_groups(choices: tuple[Choice, ...], game_id: int = 0,
+                  version: int = 0) -> list[list[Choice]]:
+    """The groups the panel shows as buttons (the others become selects)."""
+    return [g for g in _grouped(choices).values() if _fits_buttons(game_id, version, g)]
+
+
 def panel_components(panel: Panel, locale: str) -> discord.ui.View:
     """Legal choices as components: small groups as buttons, larger ones as selects.
 
@@ -212,10 +224,7 @@ def panel_components(panel: Panel, locale: str) -> discord.ui.View:
     for group, choices in _grouped(panel.choices).items():
         if rows_used >= MAX_ROWS:
             break
-        fits_buttons = len(choices) <= MAX_BUTTONS_PER_ROW and all(
-            len(f"ludo:do:{game_id}:{version}:{encode_action(str(c.action))}") <= MAX_ID
-            for c in choices)
-        if fits_buttons:
+        if _fits_buttons(game_id, version, choices):
             for choice in choices:
                 button = ActButton(game_id, version, str(choice.action),
                                    label=tm(choice.label, locale), style=_style(choice))
