@@ -9,6 +9,7 @@ pending when the previous process stopped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -139,10 +140,8 @@ class LudoBot(commands.Bot):
             return
         log.error("command %s failed", interaction.command and interaction.command.name,
                   exc_info=original)
-        try:
+        with contextlib.suppress(discord.HTTPException):
             await play.reply(interaction, t("ui.internal_error", play.user_locale(interaction)))
-        except discord.HTTPException:
-            pass
 
 
 async def build_bot(settings: Settings, *,

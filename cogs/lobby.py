@@ -267,7 +267,8 @@ class Lobby(commands.Cog):
         if game is None:
             await play.reply(interaction, t("ui.rules_which", locale))
             return
-        await play.reply(interaction, f"**{t(f'{game}.name', locale)}**\n{t(f'{game}.rules', locale)}")
+        title, rules = t(f"{game}.name", locale), t(f"{game}.rules", locale)
+        await play.reply(interaction, f"**{title}**\n{rules}")
 
     @game.command(name=L("settings", "cmd.settings"),
                   description=L("Your preferences, or this server's (Manage Server)",
