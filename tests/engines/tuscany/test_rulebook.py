@@ -1,0 +1,215 @@
+"""Rulebook audit: one test per rule the other suites did not pin down, named after the rule.
+
+Each test cites the French rulebook section (``shared/seeds/001_…``) or the numbered decision
+of ``docs/rules/tuscany.md`` it checks.
+"""
+
+from __future__ import annotations
+
+from engines.base import Action
+from engines.tuscany import ENGINE as E
+from engines.tuscany.board import LABEL_INDEX
+from engines.tuscany.data import JOKER, TILES
+from engines.tuscany.state import Frame, State, validate
+
+from .helpers import display, do, grab, hand, my_turn, put, ready, run
+
+
+def legal(s: State, seat: int = 0) -> list[str]:
+    return [str(a) for a in E.legal_actions(s, seat)]
+
+
+# --- "Mise en place" --------------------------------------------------------------------
+
+def test_start_castle_has_no_other_effect() -> None:
+    # "Chaque joueur place ensuite son château de départ ... sans autre effet."
+    s = E.new_game(2, 11)
+    for seat in (0, 1):
+        s = do(s, seat, "confirm").state
+    out = do(s, 0, legal(s, 0)[0])
+    p = out.state.players[0]
+    assert p.green == 0 and p.red == 0 and out.state.bonus == [[] for _ in range(8)]
+    assert [e.key for e in out.events] == ["tuscany.ev.start_castle"]
+
+
+# --- "Poser une tuile Domaine" ----------------------------------------------------------
+
+def test_two_workers_place_a_tile_without_cards() -> None:
+    # "Village": "S'il en dépense 2, il peut poser n'importe quelle tuile sans défausser de
+    # cartes."
+    s = ready()
+    s.players[0].storage[0] = grab(s, "F")
+    s.players[0].workers = 2
+    hand(s, 0)
+    s, _ = run(s, 0, "place", "tile 0", "space b1")
+    assert legal(s) == ["pay worker worker"]
+    s, _ = run(s, 0, "pay worker worker")
+    assert s.players[0].workers == 0 and s.players[0].board[LABEL_INDEX["b1"]] is not None
+
+
+def test_zone_of_two_spaces_scores_three() -> None:
+    # "Points de Victoire": "zone de 1 case : 1 PV ; 2 cases : 3 PV ; 3 cases : 6 PV".
+    s = ready()
+    put(s, 0, "a2", "F")
+    put(s, 0, "a3", "V")  # the orange zone a3-a4 (2 spaces)
+    s.players[0].storage[0] = grab(s, "V")
+    hand(s, 0, v=2)
+    s, keys = run(s, 0, "place", "tile 0", "space a4", "pay v v")
+    assert s.players[0].green == 3 and "tuscany.ev.zone" in keys
+
+
+def test_joker_on_light_green_never_blocks_an_agriculture_type() -> None:
+    # "Auberge": a joker on light green "est considéré comme un type d'agriculture
+    # supplémentaire"; "Agriculture": 1 VP per type not yet in the zone.
+    s = ready()
+    s.players[0].board[LABEL_INDEX["b1"]] = JOKER
+    s.players[0].storage[0] = grab(s, "F", ("wine",))
+    hand(s, 0, f=2)
+    s, _ = run(s, 0, "place", "tile 0", "space b2", "pay f f")
+    assert s.players[0].green == 1  # wine is new; the zone (a2 empty) is still open
+
+
+def test_colour_bonus_first_value_then_nothing_for_a_third_player() -> None:
+    # "Tuiles Bonus de Couleur": the first gets side I, the second side II, then the tile
+    # goes back to the box.
+    for claimed, bonus in (([], 2), ([1, 2], 0)):
+        s = ready(3)
+        put(s, 0, "b1", "F")
+        put(s, 0, "b2", "F")
+        put(s, 0, "e4", "I")  # the other turquoise space
+        s.players[0].storage[0] = grab(s, "I")
+        s.bonus[2] = claimed[:]
+        hand(s, 0, i=2)
+        s, keys = run(s, 0, "place", "tile 0", "space b3", "pay i i")
+        assert s.players[0].green == 1 + bonus  # a one-space zone, then the bonus
+        assert ("tuscany.ev.bonus" in keys) == bool(bonus)
+        assert s.bonus[2] == (claimed or []) + ([0] if bonus else [])
+
+
+# --- tile effects -----------------------------------------------------------------------
+
+def _castle_pick_state(free_storage: bool) -> State:
+    """Seat 0 is about to use a castle's direct placement; an inn is on display (slot 0)."""
+    s = ready()
+    p = s.players[0]
+    put(s, 0, "b1", "F")
+    put(s, 0, "b2", "F")
+    display(s, "iqqmmtvr")
+    p.storage[0] = None if free_storage else grab(s, "Q")
+    s.stack = [Frame("done"), Frame("castle")]
+    return s
+
+
+def test_inn_placed_by_a_castle_gives_a_joker_to_a_free_storage_space() -> None:
+    # Decision 5 ("Auberge" has no freed space here): a free storage space takes the joker.
+    s, keys = run(_castle_pick_state(True), 0, "pick 0", "space b3")
+    assert s.players[0].storage == [JOKER] and "tuscany.ev.joker" in keys
+    validate(s)
+
+
+def test_inn_placed_by_a_castle_with_full_storage_gives_two_red() -> None:
+    # Decision 5, by analogy with "Commerce": no free storage space -> 2 red VP instead.
+    s, keys = run(_castle_pick_state(False), 0, "pick 0", "space b3")
+    p = s.players[0]
+    assert p.red == 2 and JOKER not in p.storage and "tuscany.ev.joker_red" in keys
+
+
+def test_income_card_draws_ignore_the_card_improvement() -> None:
+    # Decision 7: "+1 carte Domaine" belongs to the Draw action ("Piocher des cartes").
+    s = ready()
+    for label, c in (("b1", "F"), ("a2", "F"), ("a3", "V"), ("a4", "V")):
+        put(s, 0, label, c)
+    p = s.players[0]
+    p.imps[0] = 2
+    p.storage[0] = grab(s, "T")
+    s.income.remove("cards2")
+    s.income.append("cards2")
+    hand(s, 0, t=2)
+    s, _ = run(s, 0, "place", "tile 0", "space a5", "pay t t")
+    assert sum(s.players[0].hand) == 2
+
+
+def test_card_draws_from_tiles_are_public_only_as_a_count() -> None:
+    # "Mise en place": hands are hidden ("sans les montrer aux autres"); a monastery's 3
+    # cards ("Monastère") reach the drawer alone.
+    s = ready()
+    for label, c in (("b1", "F"), ("c1", "V"), ("c2", "V")):
+        put(s, 0, label, c)
+    s.players[0].storage[0] = grab(s, "M")
+    hand(s, 0, m=2)
+    s, _ = run(s, 0, "place", "tile 0")
+    out = do(s, 0, "space d2")
+    out = do(out.state, 0, "pay m m")
+    public = [e for e in out.events if e.to is None]
+    assert [e.params["count"] for e in public if e.key == "tuscany.ev.draw"] == [3]
+    assert all("cards" not in e.params for e in public)
+    private = [e for e in out.events if e.key == "tuscany.ev.draw_private"]
+    assert [e.to for e in private] == [0] and len(private[0].params["cards"]) == 3
+
+
+# --- "Trop de tuiles Domaine disponibles de même couleur ?" -----------------------------
+
+def test_five_light_green_tiles_reset_whatever_their_agriculture_types() -> None:
+    # "(y compris les tuiles vert clair, même si les types d'agricultures représentées sont
+    # différentes)".
+    s = ready()
+    display(s, "ffffqmvt")
+    farm = grab(s, "F", owner=0)
+    s.players[0].piles[0].append(farm)
+    s, keys = run(s, 0, "take", "pick 7")
+    assert "tuscany.ev.reset" in keys
+    assert farm in s.neutral_discard
+    assert sum(1 for t in s.display if t is not None and TILES[t].colour == 3) < 5
+    validate(s)
+
+
+# --- "Les 3 manches" --------------------------------------------------------------------
+
+def test_round_two_ends_when_a_centre_pile_empties() -> None:
+    # "La 2e manche s'arrête à la fin du tour où au moins un joueur a vidé sa pile de tuiles
+    # centrale."
+    s = ready(2)
+    s.round = 2
+    p = s.players[0]
+    s.boxed += p.piles[0] + p.piles[1][:-1]
+    p.piles[0], p.piles[1] = [], p.piles[1][-1:]
+    s, keys = run(s, 0, "take", "pick 0")
+    assert s.trigger and "tuscany.ev.round_trigger" in keys
+    s, keys = run(s, 1, "draw")
+    assert s.round == 3 and "tuscany.ev.round_end" in keys
+
+
+# --- "Fin de la partie" -----------------------------------------------------------------
+
+def test_final_leftovers_count_jokers_and_marbles_too() -> None:
+    # "chaque élément restant (tuiles Domaine, Joker, Marbre, Ouvrier), ainsi que chaque
+    # groupe de 5 cartes en main, rapporte 1 PV".
+    s = ready(2)
+    s.round, s.trigger, s.extra = 3, True, True
+    s.current = 1
+    p = s.players[0]
+    p.storage[0] = JOKER
+    p.marbles, p.workers = 3, 0
+    hand(s, 0, c=4)
+    s.players[1].marbles = 0
+    s, keys = run(s, 1, "draw")
+    assert E.is_over(s) and s.players[0].red == 1 + 3
+
+
+# --- skipped players (docs/rules/tuscany.md, "A skipped player") ------------------------
+
+def test_skip_action_is_the_draw_action_or_declines_an_option() -> None:
+    s = ready()
+    s.players[0].imps[0] = 1
+    assert E.skip_action(s, 0) == Action("draw")
+    out = E.apply(s, 0, Action("draw"))
+    draws = [e.params["count"] for e in out.events if e.key == "tuscany.ev.draw"]
+    assert draws == [3 + 1]  # the rulebook's Draw action, not a reduced one
+    s2, _ = run(ready(), 0, "take")
+    assert E.skip_action(s2, 0) is None  # a started action: the AI completes it
+    s3 = _castle_pick_state(True)
+    assert E.skip_action(s3, 0) == Action("skip")
+    s4 = my_turn(ready())
+    s4.players[0].marbles = 1
+    s4, _ = run(s4, 0, "draw")
+    assert E.skip_action(s4, 0) == Action("end")
