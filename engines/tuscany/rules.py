@@ -513,13 +513,20 @@ def refill(ctx: Ctx, seat: int, slot: int) -> None:
             ctx.emit("tuscany.ev.reveal", player=seat, tile=tile_key(tile))
             # Rulebook "Les 3 manches": emptying pile 1/2/3 ends round 1/2/3.
             if not s.trigger and not p.piles[s.round - 1]:
-                s.trigger = True
-                ctx.emit("tuscany.ev.round_trigger", player=seat, round=s.round)
+                trigger_round(ctx, seat)
             break
     else:
         s.display[slot] = draw_neutral(ctx)
         ctx.emit("tuscany.ev.reveal_neutral", tile=tile_key(s.display[slot]))
     check_reset(ctx)
+
+
+def trigger_round(ctx: Ctx, seat: int) -> None:
+    """Announce the end of the round; round 3 is followed by one more rotation."""
+    s = ctx.s
+    s.trigger = True
+    key = "tuscany.ev.round_trigger_last" if s.round == 3 else "tuscany.ev.round_trigger"
+    ctx.emit(key, player=seat, round=s.round)
 
 
 def draw_neutral(ctx: Ctx) -> int | None:
@@ -693,7 +700,11 @@ def _end_rotation(ctx: Ctx) -> None:
     score_round(ctx)
     if s.round < 3:
         s.round += 1
-        s.trigger = any(not p.piles[s.round - 1] for p in s.players)
+        s.trigger = False
+        # Decision 9: a pile of the new round emptied earlier ends it with this rotation.
+        late = next((i for i, p in enumerate(s.players) if not p.piles[s.round - 1]), None)
+        if late is not None:
+            trigger_round(ctx, late)
         return
     final_scoring(ctx)
     s.phase = "over"

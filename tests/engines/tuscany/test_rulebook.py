@@ -179,6 +179,35 @@ def test_round_two_ends_when_a_centre_pile_empties() -> None:
     assert s.round == 3 and "tuscany.ev.round_end" in keys
 
 
+def test_a_pile_already_empty_ends_the_next_round_with_its_first_rotation() -> None:
+    # Decision 9 ("Les 3 manches"): a centre pile emptied during round 1 ends round 2 at the
+    # end of round 2's first rotation, and the table is told so.
+    s = ready(2)
+    s.trigger = True
+    p = s.players[0]
+    s.boxed += p.piles[0] + p.piles[1]
+    p.piles[0], p.piles[1] = [], []
+    s.current = 1
+    s, keys = run(s, 1, "draw")
+    assert s.round == 2 and s.trigger and "tuscany.ev.round_trigger" in keys
+    s, _ = run(s, 0, "draw")
+    s, keys = run(s, 1, "draw")
+    assert s.round == 3 and "tuscany.ev.round_end" in keys
+
+
+def test_round_three_trigger_announces_the_extra_rotation() -> None:
+    # "La 3e manche s'arrête ... + 1 tour supplémentaire": the announcement must not say the
+    # round ends with this rotation.
+    s = ready(2)
+    s.round = 3
+    p = s.players[0]
+    s.boxed += p.piles[0] + p.piles[1] + p.piles[2][:-1]
+    p.piles[0], p.piles[1], p.piles[2] = [], [], p.piles[2][-1:]
+    s, keys = run(s, 0, "take", "pick 0")
+    assert "tuscany.ev.round_trigger_last" in keys and "tuscany.ev.round_trigger" not in keys
+    assert s.trigger
+
+
 # --- "Fin de la partie" -----------------------------------------------------------------
 
 def test_final_leftovers_count_jokers_and_marbles_too() -> None:
