@@ -85,9 +85,10 @@ class TuscanyEngine:
 
     def skip_action(self, state: State, seat: int) -> Action | None:
         """The move of a player whose deadline passed when the table skips them
-        (docs/ASYNC.md): a turn not begun becomes "draw 2 domain cards" (the action that
-        changes least), setup keeps the dealt region ("confirm"), an optional castle
-        placement is declined ("skip") and a marble's extra action is not taken ("end").
+        (docs/ASYNC.md): a turn not begun becomes the Draw action (3 cards, +1 per card
+        improvement: the rulebook has no smaller action and no pass), setup keeps the
+        dealt region ("confirm"), an optional castle placement is declined ("skip") and a
+        marble's extra action is not taken ("end").
         A started action (take, place, pay), the start castle and the improvement choice
         cannot be skipped: None, and the AI completes them."""
         options = legal(state, seat)
