@@ -47,8 +47,11 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
         label = _m("choice.take", what=what)
         if s.step == "mama_take":
             return Choice(a, label, _m("desc.take_mama", n=s.remaining), "take")
-        desc = _m("desc.take_tax" if s.step == "tax_collector" else "desc.take_thief",
-                  target=s.targets[0])
+        if s.step == "tax_collector":  # workers go back to the bank, materials to the box
+            key = "desc.take_tax_worker" if arg == WORKER else "desc.take_tax_material"
+        else:
+            key = "desc.take_thief"
+        desc = _m(key, target=s.targets[0])
         return Choice(a, label, desc, "take")
     if kind == "build":
         b = BUILDINGS[int(arg)]

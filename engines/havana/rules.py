@@ -603,12 +603,12 @@ def _step_tax(t: Turn, seat: int, p: Player, a: Action) -> None:
     if what == WORKER:
         v.workers -= 1
         s.bank_workers += 1
-        t.emit("havana.ev.taxed", seat=seat, target=victim, what="@havana.res.worker")
+        t.emit("havana.ev.taxed_worker", seat=seat, target=victim)
     else:
         m = MATERIAL_INDEX[what]
         v.materials[m] -= 1
         s.box[m] += 1  # materials go to the box
-        t.emit("havana.ev.taxed", seat=seat, target=victim, what=mat_key(m))
+        t.emit("havana.ev.taxed_material", seat=seat, target=victim, what=mat_key(m))
     if _check_end(t):
         return
     if not s.targets:

@@ -149,3 +149,63 @@ def test_error_params_fill_the_templates() -> None:
 def test_rules_summary_fits() -> None:
     assert all(0 < len(cat["havana.rules"]) <= 1800 for cat in LOCALES.values())
     assert LOCALES["en"].keys() == LOCALES["fr"].keys()
+
+
+# --- audit: texts that state a rule must state it right -----------------------------------------
+def _say(message: Message | None, locale: str) -> str:
+    from bot.i18n import tm
+    assert message is not None
+    return tm(message, locale)
+
+
+@pytest.mark.parametrize("locale, bank, box", [("en", "bank", "box"), ("fr", "réserve", "boîte")])
+def test_tax_collector_texts_say_where_what_is_taken_goes(locale: str, bank: str,
+                                                          box: str) -> None:
+    # Collecteur d'impôts: "Les ouvriers sont remis dans la réserve commune, les matériaux de
+    # construction sont remis dans la boîte."
+    s = actions_state([("siesta", "tax_collector"), ("siesta", "debris"), ("siesta", "worker")])
+    give(s, 1, brick=1, workers=1)
+    give(s, 2, brick=1, workers=1)
+    s, _ = do(s, 0, "play tax_collector")
+    worker = next(c for c in ENGINE.choices(s, 0) if str(c.action) == "take worker")
+    assert bank in _say(worker.description, locale) and box not in _say(worker.description,
+                                                                         locale)
+    s, outs = do(s, 0, "take worker")
+    taken = [e for o in outs for e in o.events if e.key.startswith("havana.ev.taxed")]
+    assert bank in _say(taken[0], locale) and box not in _say(taken[0], locale)
+    brick = next(c for c in ENGINE.choices(s, 0) if str(c.action) == "take brick")
+    assert box in _say(brick.description, locale) and bank not in _say(brick.description,
+                                                                        locale)
+    s, outs = do(s, 0, "take brick")
+    taken = [e for o in outs for e in o.events if e.key.startswith("havana.ev.taxed")]
+    assert box in _say(taken[0], locale) and bank not in _say(taken[0], locale)
+
+
+@pytest.mark.parametrize("locale, words", [("en", ("5 pesos", "1 worker")),
+                                           ("fr", ("5 pesos", "1 ouvrier"))])
+def test_peso_exchange_choice_says_what_it_replaces(locale: str, words: tuple[str, str]) -> None:
+    # Échange « 5 pour 1 »: 5 pesos may replace a worker the player holds, too.
+    s = actions_state([("siesta", "protection"), ("siesta", "debris")])
+    set_rows(s, [10, 2, 3, 4, 6, 29], [32, 7, 8, 9, 11, 35])  # Garden: 2W
+    give(s, 0, workers=2, pesos=5)
+    s, _ = do(s, 0, "play siesta", "build 10")
+    w1 = next(c for c in ENGINE.choices(s, 0) if str(c.action) == "pay w1")
+    text = _say(w1.description, locale)
+    assert all(w in text for w in words), text
+
+
+@pytest.mark.parametrize("locale, words", [("en", "act last"), ("fr", "dernier")])
+@pytest.mark.parametrize("card", ["peso_thief", "material_thief"])
+def test_thief_descriptions_name_the_any_opponent_fallback(locale: str, words: str,
+                                                           card: str) -> None:
+    # Voleur de pesos: "S'il n'y a pas de joueur suivant dans le tour, le joueur peut choisir
+    # n'importe quel adversaire" (the material thief follows the same rules).
+    assert words in LOCALES[locale][f"havana.desc.{card}"]
+
+
+def test_choice_descriptions_fit_a_discord_select_option() -> None:
+    # bot/ui.py cuts a select option's description at 100 characters: a rule text cut there
+    # would lose its end, so every description template must fit.
+    long = {(loc, k): len(v) for loc, cat in LOCALES.items() for k, v in cat.items()
+            if k.startswith("havana.desc.") and len(v) > 100}
+    assert long == {}
