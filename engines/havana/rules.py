@@ -318,12 +318,14 @@ def _dispatch(t: Turn, seat: int, a: Action) -> None:
     if s.phase == "start_pick":
         p.picks.append(a.args[0])
         t.emit("havana.ev.you_picked", seat, card=card_key(a.args[0]))
+        t.emit("havana.ev.picked", seat=seat)  # seen placed face down, never which card
         if all(len(q.picks) == 2 for q in s.players):
             _reveal_start(t)
     elif s.phase == "cover":
         if kind == "pick":
             p.picks.append(a.args[0])
             t.emit("havana.ev.you_picked", seat, card=card_key(a.args[0]))
+            t.emit("havana.ev.picked", seat=seat)
         else:
             p.cover = a.args[0]
             t.emit("havana.ev.you_cover", seat, card=card_key(a.args[0]))

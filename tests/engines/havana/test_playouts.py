@@ -78,6 +78,8 @@ def play(seed: int, n: int, deep: bool) -> tuple[State, list[tuple[int, Action]]
         for e in out.events:
             if e.key.startswith("havana.ev.you_"):
                 assert e.to == seat
+        if any(e.to is not None for e in out.events):  # a hidden move is still announced
+            assert any(e.to is None for e in out.events), action
         s = out.state
         _check_counts(s)
         log.append((seat, action))

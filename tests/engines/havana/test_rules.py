@@ -16,7 +16,8 @@ from .helpers import actions_state, blank, do, give, keys, legal, set_rows, to_c
 def test_start_picks_are_private_until_everyone_has_chosen() -> None:
     s = blank(2)
     s, outs = do(s, 0, "pick mama", "pick siesta")
-    assert all(e.to == 0 for o in outs for e in o.events)
+    public = [e for o in outs for e in o.events if e.to is None]
+    assert public and all(e.params == {"seat": 0} for e in public)  # never the card
     assert ENGINE.active_players(s) == frozenset({1})
     other = ENGINE.view(s, 1)["players"][0]
     assert other["has_picked"] and other["face_up"] == [] and "pending_picks" not in other
@@ -354,6 +355,7 @@ def test_new_card_phase_goes_in_turn_order_with_the_covered_card_public() -> Non
     s, outs = do(s, 2, "pick mama", "cover siesta")
     public = [e for o in outs for e in o.events if e.to is None]
     assert [(e.key, e.params) for e in public] == [
+        ("havana.ev.picked", {"seat": 2}),
         ("havana.ev.covering", {"seat": 2, "card": "@havana.card.siesta"})]
     assert ENGINE.active_players(s) == frozenset({0})
     seen_by_1 = ENGINE.view(s, 1)["players"][2]
@@ -366,3 +368,18 @@ def test_new_card_phase_goes_in_turn_order_with_the_covered_card_public() -> Non
     s, outs = do(s, 1, "pick siesta", "cover material_thief")
     assert outs[-1].irreversible and s.phase == "actions" and s.round == 2
     assert s.players[2].face_up == ["black_market", "mama"]
+
+
+def test_a_hidden_pick_is_announced_without_naming_the_card() -> None:
+    # Mise en place: the two cards are placed "face cachée"; Phase 3: the new card is put
+    # "face cachée" on a face-up card. Everyone sees a card being placed, nobody sees which.
+    # (The bot's log shows a move's raw action text when it has no public event at all.)
+    s = blank(2)
+    s, outs = do(s, 0, "pick mama")
+    public = [e for o in outs for e in o.events if e.to is None]
+    assert [(e.key, e.params) for e in public] == [("havana.ev.picked", {"seat": 0})]
+    s = actions_state([("siesta", "debris"), ("worker", "mama")])
+    s.phase, s.step = "cover", None
+    s, outs = do(s, 0, "pick pesos")
+    public = [e for o in outs for e in o.events if e.to is None]
+    assert [(e.key, e.params) for e in public] == [("havana.ev.picked", {"seat": 0})]
