@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engines.base import Event
+from engines.base import Event, Outcome
 from engines.havana import ENGINE
 from engines.havana.data import TOTAL_WORKERS
 
 from .helpers import actions_state, do, give, keys, legal, mats, to_centre
 
 
-def _events(outs: list, key: str) -> list[Event]:
+def _events(outs: list[Outcome], key: str) -> list[Event]:
     return [e for o in outs for e in o.events if e.key == key]
 
 

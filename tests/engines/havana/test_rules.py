@@ -383,3 +383,15 @@ def test_a_hidden_pick_is_announced_without_naming_the_card() -> None:
     s, outs = do(s, 0, "pick pesos")
     public = [e for o in outs for e in o.events if e.to is None]
     assert [(e.key, e.params) for e in public] == [("havana.ev.picked", {"seat": 0})]
+
+
+def test_a_phase_3_saved_before_turn_order_was_enforced_still_finishes() -> None:
+    # Games saved while phase 3 was simultaneous may hold a later seat's choice already:
+    # the seat awaited is the first in turn order that has not finished.
+    s = actions_state([("siesta", "debris"), ("worker", "mama")], order=[1, 0])
+    s.phase, s.step = "cover", None
+    s.players[0].picks, s.players[0].cover = ["pesos"], "debris"
+    s = ENGINE.from_dict(ENGINE.to_dict(s))
+    assert ENGINE.active_players(s) == frozenset({1})
+    s, outs = do(s, 1, "pick siesta", "cover mama")
+    assert s.phase == "actions" and s.players[0].face_up == ["siesta", "pesos"]

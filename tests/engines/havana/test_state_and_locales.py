@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engines.base import GameError, InvalidState, Message
+from engines.base import Event, GameError, InvalidState, Message
 from engines.havana import ENGINE
 from engines.havana.data import BUILDINGS, CARDS, load_buildings
 from engines.havana.state import STEPS
@@ -152,10 +152,10 @@ def test_rules_summary_fits() -> None:
 
 
 # --- audit: texts that state a rule must state it right -----------------------------------------
-def _say(message: Message | None, locale: str) -> str:
-    from bot.i18n import tm
+def _say(message: Message | Event | None, locale: str) -> str:
+    from bot.i18n import t
     assert message is not None
-    return tm(message, locale)
+    return t(message.key, locale, **dict(message.params))
 
 
 @pytest.mark.parametrize("locale, bank, box", [("en", "bank", "box"), ("fr", "réserve", "boîte")])
