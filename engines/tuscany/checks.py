@@ -20,7 +20,7 @@ from .rules import (
     unit_key,
     units_total,
 )
-from .state import State
+from .state import Player, State
 
 _ARITY: dict[str, tuple[int, ...]] = {
     "confirm": (0,), "arrange": (3,), "castle": (1,), "improve": (1,), "draw": (0,),
@@ -81,6 +81,8 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if kind not in _STEP_KINDS.get(step, {"arrange", "confirm", "castle", "improve"}):
         return _illegal(f"{kind} is not possible now", "not_now", step=f"@tuscany.step.{step}")
     if kind == "place":
+        if any(_placeable_later(p, k) for k in p.fresh_jokers):
+            return _fresh_joker()
         return _illegal("None of your stored tiles can be placed", "nothing_to_place")
     if kind in ("pick", "discard", "tile"):
         i = int(arg)
@@ -89,6 +91,8 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         if kind == "tile":
             if i >= len(p.storage) or p.storage[i] is None:
                 return _illegal(f"Storage space {i} is empty", "empty_storage", slot=arg)
+            if i in p.fresh_jokers:
+                return _fresh_joker()
             return _illegal("That tile has no free space you can pay for", "cannot_place",
                             tile=tile_key(p.storage[i]))
         if i >= len(s.display) or s.display[i] is None:
@@ -107,6 +111,16 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _illegal("You cannot pay that", "cannot_pay",
                         payment=[unit_key(u) for u in action.args])
     return _illegal(f"{action} is not possible now", "not_legal", action=str(action))
+
+
+def _fresh_joker() -> IllegalAction:
+    """Rulebook "Auberge": "Lors d'un tour ultérieur, il pourra placer ce Joker" (dec. 13)."""
+    return _illegal("You gained this joker this turn; place it on a later turn", "joker_fresh")
+
+
+def _placeable_later(p: Player, slot: int) -> bool:
+    """The joker in this slot has a legal, affordable space (it only has to wait a turn)."""
+    return p.storage[slot] == JOKER and bool(target_spaces(p, geo(p), JOKER, True))
 
 
 def _space_reason(s: State, seat: int, tile: int, space: int, pay: bool) -> GameError:

@@ -178,8 +178,11 @@ def target_spaces(p: Player, g: Geometry, tile: int, pay: bool) -> list[int]:
 
 
 def placeable_slots(p: Player) -> list[int]:
+    """Stored tiles with a legal, affordable space; a joker gained this turn waits for a
+    later turn (rulebook "Auberge": "Lors d'un tour ultérieur", decision 13)."""
     g = geo(p)
-    return [k for k, t in enumerate(p.storage) if t is not None and target_spaces(p, g, t, True)]
+    return [k for k, t in enumerate(p.storage) if t is not None
+            and k not in p.fresh_jokers and target_spaces(p, g, t, True)]
 
 
 def free_of_colour(p: Player, g: Geometry, colour: int) -> bool:
@@ -401,6 +404,8 @@ def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
             s.boxed.append(old)
         ctx.emit("tuscany.ev.boxed", player=seat, tile=tile_key(old))
         p.storage[k_slot] = None
+        if k_slot in p.fresh_jokers:
+            p.fresh_jokers.remove(k_slot)
         store(ctx, seat, p, f.slot, k_slot)
     elif f.kind == "place":
         slot = int(args[0])
@@ -638,9 +643,12 @@ def _effect(ctx: Ctx, seat: int, p: Player, colour: int) -> None:
 
 
 def gain_joker(ctx: Ctx, seat: int, p: Player) -> None:
-    """A joker goes to a free storage space; with none free it is 2 red VP instead."""
+    """A joker goes to a free storage space; with none free it is 2 red VP instead.
+    It is marked as gained this turn: it can be placed from the player's next turn on."""
     if None in p.storage:
-        p.storage[p.storage.index(None)] = JOKER
+        slot = p.storage.index(None)
+        p.storage[slot] = JOKER
+        p.fresh_jokers.append(slot)
         ctx.emit("tuscany.ev.joker", player=seat)
     else:
         p.red += JOKER_FALLBACK_RED
@@ -679,6 +687,7 @@ def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
 def end_turn(ctx: Ctx) -> None:
     s = ctx.s
     seat = s.current
+    s.players[seat].fresh_jokers = []  # jokers gained this turn become placeable
     ctx.emit(TURN_END, player=seat)
     s.turn += 1
     if seat == (s.first + s.num_players - 1) % s.num_players and s.trigger:

@@ -75,19 +75,23 @@ class Player:
     workers: int = 0
     green: int = 0
     red: int = 0
+    # Storage slots holding a joker gained this turn: rulebook "Auberge", the joker is
+    # placed "lors d'un tour ultérieur" (decision 13). Emptied when the turn ends.
+    fresh_jokers: list[int] = field(default_factory=list)
 
     def clone(self) -> Player:
         return Player(self.modules[:], self.order, self.turns, self.shifts, self.confirmed,
                       self.board[:], [p[:] for p in self.piles], self.storage[:],
                       self.imps[:], self.hand[:], self.marbles, self.workers, self.green,
-                      self.red)
+                      self.red, self.fresh_jokers[:])
 
     def to_dict(self) -> dict[str, Any]:
         return {"modules": self.modules[:], "order": self.order, "turns": self.turns,
                 "shifts": self.shifts, "confirmed": self.confirmed, "board": self.board[:],
                 "piles": [p[:] for p in self.piles], "storage": self.storage[:],
                 "imps": self.imps[:], "hand": self.hand[:], "marbles": self.marbles,
-                "workers": self.workers, "green": self.green, "red": self.red}
+                "workers": self.workers, "green": self.green, "red": self.red,
+                "fresh_jokers": self.fresh_jokers[:]}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Player:
@@ -95,7 +99,9 @@ class Player:
                    str(d["shifts"]), bool(d["confirmed"]), list(d["board"]),
                    [list(p) for p in d["piles"]], list(d["storage"]), list(d["imps"]),
                    list(d["hand"]), int(d["marbles"]), int(d["workers"]), int(d["green"]),
-                   int(d["red"]))
+                   int(d["red"]),
+                   # Absent from games saved before the field existed: nothing gained yet.
+                   list(d.get("fresh_jokers", [])))
 
 
 @dataclass(slots=True)
@@ -171,6 +177,19 @@ def _int_list(values: list[Any], what: str) -> None:
         raise _bad(f"{what} must hold integers")
 
 
+def _check_fresh(s: State, seat: int, p: Player) -> None:
+    """Jokers gained this turn: only the player in turn has some, each slot holds a joker."""
+    fresh = p.fresh_jokers
+    if not fresh:
+        return
+    _int_list(fresh, "fresh jokers")
+    if s.phase != "play" or seat != s.current:
+        raise _bad(f"fresh jokers of seat {seat} outside their turn")
+    if len(set(fresh)) != len(fresh) or any(
+            not 0 <= k < len(p.storage) or p.storage[k] != JOKER for k in fresh):
+        raise _bad(f"fresh jokers of seat {seat} not in storage")
+
+
 def validate(s: State) -> None:
     """Structural and conservation checks (every tile, card and income card accounted for)."""
     n = s.num_players
@@ -206,6 +225,7 @@ def validate(s: State) -> None:
         if min(p.hand) < 0 or min(p.marbles, p.workers) < 0:
             raise _bad(f"negative resource at seat {seat}")
         _int_list(p.hand + p.imps + [t for pile in p.piles for t in pile], "player data")
+        _check_fresh(s, seat, p)
         tiles += [t for t in p.board + p.storage if t is not None and t != JOKER]
         tiles += [t for pile in p.piles for t in pile]
         for i in range(8):

@@ -43,6 +43,7 @@ def _player_view(s: State, seat: int, own: bool) -> dict[str, Any]:
         "spaces": spaces,
         "piles": [len(pile) for pile in p.piles],
         "storage": [tile_view(t) for t in p.storage],
+        "fresh_jokers": p.fresh_jokers[:],  # storage slots: jokers gained this turn
         "improvements": {IMPROVEMENTS[i]: p.imps[i] for i in range(len(IMPROVEMENTS))},
         "marbles": p.marbles, "workers": p.workers,
         "hand_count": sum(p.hand),

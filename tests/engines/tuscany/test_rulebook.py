@@ -6,13 +6,19 @@ of ``docs/rules/tuscany.md`` it checks.
 
 from __future__ import annotations
 
-from engines.base import Action
+import json
+
+import pytest
+
+from engines.base import Action, IllegalAction, InvalidState
 from engines.tuscany import ENGINE as E
 from engines.tuscany.board import LABEL_INDEX
 from engines.tuscany.data import JOKER, TILES
 from engines.tuscany.state import Frame, State, validate
 
 from .helpers import display, do, grab, hand, my_turn, put, ready, run
+
+FRESH = "tuscany.error.joker_fresh"
 
 
 def legal(s: State, seat: int = 0) -> list[str]:
@@ -112,6 +118,93 @@ def test_inn_placed_by_a_castle_with_full_storage_gives_two_red() -> None:
     s, keys = run(_castle_pick_state(False), 0, "pick 0", "space b3")
     p = s.players[0]
     assert p.red == 2 and JOKER not in p.storage and "tuscany.ev.joker_red" in keys
+
+
+def test_inn_joker_waits_for_a_later_turn_even_with_a_marble_action() -> None:
+    # "Auberge" (seeds/001_…, line 303): "Lors d'un tour ultérieur, il pourra placer ce
+    # Joker sur *n'importe quelle* case de son plateau" (decision 13: strict).
+    s = ready()
+    put(s, 0, "b1", "F")
+    put(s, 0, "b2", "F")
+    p = s.players[0]
+    p.storage[0] = grab(s, "I")
+    p.marbles = 1
+    s.players[1].marbles = 0
+    hand(s, 0, i=2, f=2)
+    s, _ = run(s, 0, "place", "tile 0", "space b3", "pay i i", "marble")
+    assert s.players[0].storage == [JOKER] and s.players[0].fresh_jokers == [0]
+    assert s.stack[-1].kind == "main" and "place" not in legal(s)
+    with pytest.raises(IllegalAction) as err:
+        do(s, 0, "place")
+    assert err.value.key == FRESH
+    assert all(str(c.action) != "place" for c in E.choices(s, 0))
+    s, _ = run(s, 0, "draw")
+    assert s.current == 1 and s.players[0].fresh_jokers == []
+    s, _ = run(s, 1, "draw")
+    assert s.current == 0 and "place" in legal(s)
+    s, _ = run(s, 0, "place", "tile 0", "space a2", "pay f f")
+    assert s.players[0].board[LABEL_INDEX["a2"]] == JOKER and s.players[0].storage == [None]
+
+
+def test_castle_chained_inn_joker_is_not_offered_in_the_marble_action() -> None:
+    # "Auberge", "Lors d'un tour ultérieur": a joker from an inn placed by a castle too.
+    s = _castle_pick_state(True)
+    p = s.players[0]
+    p.imps[1] = 1  # a second storage space holding a tile placeable now
+    p.storage.append(grab(s, "F"))
+    p.marbles = 1
+    hand(s, 0, f=2)
+    s, _ = run(s, 0, "pick 0", "space b3", "marble", "place")
+    assert s.players[0].fresh_jokers == [0] and legal(s) == ["tile 1"]
+    with pytest.raises(IllegalAction) as err:
+        do(s, 0, "tile 0")
+    assert err.value.key == FRESH
+    assert E.view(s, 1)["players"][0]["fresh_jokers"] == [0]
+
+
+def test_income_joker_waits_for_a_later_turn() -> None:
+    # "Commerce" gives the joker of "Auberge", placed "lors d'un tour ultérieur".
+    s = ready()
+    for label, c in (("b1", "F"), ("a2", "F"), ("a3", "V"), ("a4", "V")):
+        put(s, 0, label, c)
+    p = s.players[0]
+    p.storage[0] = grab(s, "T")
+    p.marbles = 1
+    s.income.remove("joker")
+    s.income.append("joker")
+    hand(s, 0, t=2, f=2)
+    s, _ = run(s, 0, "place", "tile 0", "space a5", "pay t t", "marble")
+    assert s.players[0].storage == [JOKER] and "place" not in legal(s)
+
+
+def test_discarding_a_fresh_joker_for_a_display_tile_forgets_it() -> None:
+    # "Prendre une tuile": a full storage boxes a stored item, a joker gained this turn too.
+    s = _castle_pick_state(True)
+    s.players[0].marbles = 1
+    s, _ = run(s, 0, "pick 0", "space b3", "marble", "take", "pick 1", "discard 0")
+    p = s.players[0]
+    assert p.fresh_jokers == [] and p.storage[0] not in (None, JOKER)
+    validate(s)
+
+
+def test_fresh_jokers_survive_a_round_trip_and_are_checked_on_load() -> None:
+    s = _castle_pick_state(True)
+    s.players[0].marbles = 1
+    s, _ = run(s, 0, "pick 0", "space b3")
+    data = json.loads(json.dumps(E.to_dict(s)))
+    assert data["players"][0]["fresh_jokers"] == [0] and E.from_dict(data) == s
+    del data["players"][0]["fresh_jokers"]  # a game saved before the field existed
+    assert E.from_dict(data).players[0].fresh_jokers == []
+    for bad in ([1], [0, 0], ["0"]):
+        data["players"][0]["fresh_jokers"] = bad
+        with pytest.raises(InvalidState):
+            E.from_dict(data)
+    data["players"][0]["fresh_jokers"] = []
+    data["players"][1]["storage"][0] = JOKER
+    assert E.from_dict(data).players[1].storage[0] == JOKER
+    data["players"][1]["fresh_jokers"] = [0]  # not seat 1's turn
+    with pytest.raises(InvalidState):
+        E.from_dict(data)
 
 
 def test_income_card_draws_ignore_the_card_improvement() -> None:
