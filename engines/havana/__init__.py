@@ -6,10 +6,9 @@ the two face-up values, lower first, make a turn number ("07"); lowest acts firs
 VP, coloured materials, pesos, workers, rubble, then seat). In turn order a player carries out
 both cards, then buys any number of row-end buildings (5 pesos may replace a worker, 5 rubble
 a coloured material; some need the Architect face up). Then 3 blind cubes and 3 pesos go to
-the centre, and in turn order everyone covers one face-up card with a hidden card from hand
-(revealed together); at 2 cards or fewer in hand the discards come back. The game ends when a
-player reaches 25/20/15 VP (2/3/4 players) after their turn, or when every building or every
-cube is gone.
+the centre, and everyone covers one face-up card with a card from hand (hidden, simultaneous);
+at 2 cards or fewer in hand the discards come back. The game ends when a player reaches
+25/20/15 VP (2/3/4 players) after their turn, or when every building or every cube is gone.
 """
 
 from .engine import ENGINE, HavanaEngine

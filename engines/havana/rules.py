@@ -170,24 +170,13 @@ def thief_targets(s: State, seat: int) -> list[int]:
     return sorted(t for t in pool if not s.players[t].protected)
 
 
-def coverer(s: State) -> int | None:
-    """Phase 3 goes in turn order ("Chacun son tour ... dans l'ordre du tour"): the first seat
-    that has not yet put a new card on one of its face-up cards."""
-    for i in s.turn_order:
-        p = s.players[i]
-        if not p.picks or p.cover is None:
-            return i
-    return None
-
-
 def active(s: State) -> frozenset[int]:
     if s.phase == "actions":
         return frozenset((s.turn_order[s.turn_index],))
     if s.phase == "start_pick":
         return frozenset(i for i, p in enumerate(s.players) if len(p.picks) < 2)
     if s.phase == "cover":
-        seat = coverer(s)
-        return frozenset(() if seat is None else (seat,))
+        return frozenset(i for i, p in enumerate(s.players) if not p.picks or p.cover is None)
     return frozenset()
 
 
@@ -203,8 +192,6 @@ def legal(s: State, seat: int) -> list[Action]:
             return []
         return [act("pick", c) for c in p.hand if c not in p.picks]
     if phase == "cover":
-        if seat != coverer(s):
-            return []
         if not p.picks:
             return [act("pick", c) for c in p.hand]
         if p.cover is None:
@@ -329,8 +316,7 @@ def _dispatch(t: Turn, seat: int, a: Action) -> None:
         else:
             p.cover = a.args[0]
             t.emit("havana.ev.you_cover", seat, card=card_key(a.args[0]))
-            # The covered card is seen by all; the new card on it stays face down.
-            t.emit("havana.ev.covering", seat=seat, card=card_key(a.args[0]))
+            t.emit("havana.ev.placed", seat=seat)  # done choosing; what stays hidden
         if all(q.picks and q.cover for q in s.players):
             _reveal_cover(t)
     else:

@@ -45,8 +45,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "discard_count": len(p.discard),
             "has_picked": _has_picked(s, i),
             "protected": p.protected,
-            # phase 3: the face-up card this seat has covered (public; the new card is not)
-            "covering": p.cover if s.phase == "cover" and p.picks else None,
         }
         if seat == i:
             entry["hand"] = [c for c in p.hand if c not in p.picks]
