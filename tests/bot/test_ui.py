@@ -76,3 +76,17 @@ def test_account_names_seats_and_skips_private_and_turn_end() -> None:
 def test_standings_list_every_place_and_winner() -> None:
     text = standings(_game(), Result(scores={0: 17, 1: 9}, ranking=[[0], [1]]), "en")
     assert "1. Ana — 17" in text and "2. AI 1 — 9" in text and "Winner: **Ana**" in text
+
+
+def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
+    from bot.history_views import _row_text
+    from bot.storage.base import LogRow
+
+    hidden = LogRow(seq=3, seat=0, action="pick mama", public=(),
+                    private=(Event("havana.ev.you_picked", {"card": "x"}, to=0),),
+                    turn_end=False, created_at=0.0)
+    open_move = LogRow(seq=4, seat=0, action="end", public=(), private=(), turn_end=True,
+                       created_at=0.0)
+    assert "mama" not in _row_text(hidden, _game(), "en")
+    assert "hidden" in _row_text(hidden, _game(), "en")
+    assert _row_text(open_move, _game(), "en").endswith("Ana: end")
