@@ -287,18 +287,38 @@ async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: s
                 view=None)
             await after_start(bot, result)
             return
-        if op == "join":
-            game = await bot.service.join(game_id, user.id, user.display_name)
-        elif op == "leave":
-            game = await bot.service.leave(game_id, user.id)
-        else:
-            game = await bot.service.add_ai(game_id, user.id)
+        game = await seat_change(bot, game_id, user, op)
     except (ServiceError, GameError) as err:
         await report_error(interaction, err)
         return
     locale = await public_locale(bot, game.guild_id)
     await interaction.response.edit_message(content=await lobby_text(bot, game, locale),
                                             view=lobby_view(game.id, locale))
+
+
+async def seat_change(bot: LudoBot, game_id: int, user: discord.abc.User, op: str) -> GameInfo:
+    """Join, leave or add an AI seat (the lobby's button and slash command share it)."""
+    if op == "join":
+        return await bot.service.join(game_id, user.id, user.display_name)
+    if op == "leave":
+        return await bot.service.leave(game_id, user.id)
+    return await bot.service.add_ai(game_id, user.id)
+
+
+async def refresh_lobby(bot: LudoBot, game: GameInfo) -> bool:
+    """Redraw the lobby message in place after a change made by slash command."""
+    if game.lobby_message_id is None:
+        return False
+    locale = await public_locale(bot, game.guild_id)
+    try:
+        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+        await message.edit(content=await lobby_text(bot, game, locale),
+                           view=lobby_view(game.id, locale))
+        return True
+    except (discord.HTTPException, AttributeError) as err:
+        log.info("lobby message of game %s not updated: %s", game.id, err)
+        return False
 
 
 async def after_start(bot: LudoBot, result: MoveResult) -> None:

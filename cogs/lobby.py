@@ -138,21 +138,19 @@ class Lobby(commands.Cog):
         await play.after_start(self.bot, result)
 
     async def _lobby_op(self, interaction: discord.Interaction[Any], op: str) -> None:
-        service, user = self.bot.service, interaction.user
         try:
             game = await self._here(interaction)
-            if op == "join":
-                game = await service.join(game.id, user.id, user.display_name)
-            elif op == "leave":
-                game = await service.leave(game.id, user.id)
-            else:
-                game = await service.add_ai(game.id, user.id)
+            game = await play.seat_change(self.bot, game.id, interaction.user, op)
         except (ServiceError, GameError) as err:
             await play.report_error(interaction, err)
             return
         locale = await play.public_locale(self.bot, interaction.guild_id)
-        await play.reply(interaction, await play.lobby_text(self.bot, game, locale),
-                         view=lobby_view(game.id, locale), ephemeral=False)
+        text = await play.lobby_text(self.bot, game, locale)
+        if await play.refresh_lobby(self.bot, game):  # the lobby message shows the change
+            await play.reply(interaction, text)
+        else:
+            await play.reply(interaction, text, view=lobby_view(game.id, locale),
+                             ephemeral=False)
 
     @game.command(name=L("cancel", "cmd.cancel"),
                   description=L("Cancel this game (creator before start, vote after)",
