@@ -1,0 +1,464 @@
+"""A Castles of Tuscany region as a hex board, and the pieces every Tuscany drawing shares.
+
+The region is drawn from the view's ``spaces`` alone: a space sits in column ``column``
+(flat-topped hexes, 1.5 radii apart) and ``y`` half-hexes from the top, so shifted and
+turned modules need no knowledge of the arrangement rules. Zone borders are the hex edges
+between spaces of different zones (zones never cross modules, so module seams are borders
+too). :func:`render_region` draws one region larger, optionally with every empty space
+labelled with the id the engine's ``space`` and ``castle`` actions take.
+
+Only counts of cards are drawn, never a hand, so an image is the same whoever's view it
+comes from.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers.common import RGB, Face, Theme, contrast_text, fit_font, font, shade
+
+SQRT3 = math.sqrt(3)
+COLOUR_CODES = ("c", "r", "i", "f", "q", "v", "m", "t")
+IMPROVEMENTS = ("card", "storage", "marble", "worker", "income")
+GLYPHS = {"c": "♜", "r": "♛", "i": "☕", "f": "☘", "q": "⚒", "v": "⌂", "m": "✝", "t": "⚖",
+          "j": "★"}
+IMPROVEMENT_GLYPHS = {"card": "🂠", "storage": "▮", "marble": "●", "worker": "♙",
+                      "income": "⚖"}
+
+# Region image geometry (scale 1).
+REGION_W, REGION_H = 1100, 760
+REGION_HEAD_H = 56
+REGION_R = 56.0
+
+
+@dataclass(frozen=True, slots=True)
+class TuscanyTheme(Theme):
+    """The shared roles plus Tuscany's own: the eight domain colours, crops, pieces."""
+
+    castle: RGB = (28, 94, 52)
+    city: RGB = (196, 52, 44)
+    inn: RGB = (34, 164, 176)
+    farm: RGB = (142, 196, 72)
+    quarry: RGB = (140, 140, 146)
+    village: RGB = (232, 136, 40)
+    monastery: RGB = (238, 200, 54)
+    trade: RGB = (210, 184, 140)
+    wine: RGB = (120, 30, 90)
+    boar: RGB = (96, 60, 34)
+    olives: RGB = (70, 96, 28)
+    grain: RGB = (214, 170, 40)
+    joker: RGB = (252, 236, 170)
+    marble: RGB = (120, 170, 230)
+    green_vp: RGB = (56, 150, 70)
+    red_vp: RGB = (190, 46, 40)
+    zone_border: RGB = (58, 46, 36)
+    hex_line: RGB = (246, 240, 226)
+    board: RGB = (214, 200, 170)
+
+    def domain(self, code: str) -> RGB:
+        index = COLOUR_CODES.index(code) if code in COLOUR_CODES else 0
+        return (self.castle, self.city, self.inn, self.farm, self.quarry, self.village,
+                self.monastery, self.trade)[index]
+
+    def crop(self, name: str) -> RGB:
+        colour: RGB = getattr(self, name, self.text)
+        return colour
+
+
+DEFAULT_TUSCANY_THEME = TuscanyTheme()
+
+_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "THE CASTLES OF TUSCANY", "round": "Round {n}",
+        "phase.arrange": "Arranging regions", "phase.castle": "Start castles",
+        "phase.improve": "First improvements", "phase.play": "Playing",
+        "phase.over": "Game over", "round_ending": "last rotation of the round",
+        "extra_rotation": "extra rotation", "to_play": "{name} to play",
+        "waiting": "Waiting for: {names}", "winner": "Winner: {names}",
+        "winners": "Winners: {names}", "display": "Display", "supply": "Supply",
+        "deck": "Deck", "discard": "Discard", "income": "Income", "neutral": "Neutral",
+        "neutral_discard": "Set aside", "bonuses": "Colour bonuses",
+        "improvements": "Improvements", "storage": "Storage", "piles": "Piles",
+        "cards": "Cards", "marbles": "Marbles", "workers": "Workers", "jokers": "Jokers",
+        "empty": "{n} empty", "leftovers": "{n} leftover", "first": "1st", "ready": "Ready",
+        "arranging": "Arranging", "winner_badge": "Winner", "vp_red": "VP", "vp_green": "green",
+        "income_last": "Last: {card}", "pile_names": "L C R",
+        "step.main": "choosing an action", "step.take": "taking a tile",
+        "step.replace": "emptying a storage space", "step.place": "choosing a stored tile",
+        "step.space": "choosing a space", "step.pay": "paying", "step.castle": "castle: a tile",
+        "step.improve": "choosing an improvement", "step.extra": "marble or end",
+        "imp.card": "+card", "imp.storage": "+store", "imp.marble": "+marble",
+        "imp.worker": "+worker", "imp.income": "+income",
+        "income.red2": "2 red VP", "income.red3": "3 red VP", "income.green1": "1 green VP",
+        "income.green2": "2 green VP", "income.cards2": "2 cards", "income.cards3": "3 cards",
+        "income.marble": "1 marble", "income.worker": "1 worker", "income.joker": "1 joker",
+    },
+    "fr": {
+        "title": "LES CHÂTEAUX DE TOSCANE", "round": "Manche {n}",
+        "phase.arrange": "Assemblage des régions", "phase.castle": "Châteaux de départ",
+        "phase.improve": "Premières améliorations", "phase.play": "En jeu",
+        "phase.over": "Partie terminée", "round_ending": "dernier tour de la manche",
+        "extra_rotation": "tour supplémentaire", "to_play": "À {name} de jouer",
+        "waiting": "En attente de : {names}", "winner": "Gagnant : {names}",
+        "winners": "Gagnants : {names}", "display": "Tuiles visibles", "supply": "Réserve",
+        "deck": "Pioche", "discard": "Défausse", "income": "Revenus", "neutral": "Neutres",
+        "neutral_discard": "Écartées", "bonuses": "Bonus de couleur",
+        "improvements": "Améliorations", "storage": "Stockage", "piles": "Piles",
+        "cards": "Cartes", "marbles": "Billes", "workers": "Ouvriers", "jokers": "Jokers",
+        "empty": "{n} vides", "leftovers": "{n} restes", "first": "1er", "ready": "Prêt",
+        "arranging": "Assemble", "winner_badge": "Gagnant", "vp_red": "PV", "vp_green": "verts",
+        "income_last": "Dernière : {card}", "pile_names": "G C D",
+        "step.main": "choisit une action", "step.take": "prend une tuile",
+        "step.replace": "libère un stockage", "step.place": "choisit une tuile stockée",
+        "step.space": "choisit une case", "step.pay": "paie", "step.castle": "château : une tuile",
+        "step.improve": "choisit une amélioration", "step.extra": "bille ou fin",
+        "imp.card": "+carte", "imp.storage": "+stock", "imp.marble": "+bille",
+        "imp.worker": "+ouvrier", "imp.income": "+revenu",
+        "income.red2": "2 PV rouges", "income.red3": "3 PV rouges",
+        "income.green1": "1 PV vert", "income.green2": "2 PV verts",
+        "income.cards2": "2 cartes", "income.cards3": "3 cartes", "income.marble": "1 bille",
+        "income.worker": "1 ouvrier", "income.joker": "1 joker",
+    },
+}
+
+
+def tr(key: str, locale: str, **params: object) -> str:
+    """The renderer's own words (renderers may not import the bot's catalogues)."""
+    table = _TEXT.get(locale, _TEXT["en"])
+    return table.get(key, _TEXT["en"].get(key, key)).format(**params)
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) and names[seat] else f"#{seat + 1}"
+
+
+class Canvas:
+    """ImageDraw in board units: coordinates and sizes are multiplied by ``scale`` here."""
+
+    def __init__(self, img: Image.Image, theme: TuscanyTheme, scale: float) -> None:
+        self.img = img
+        self.draw = ImageDraw.Draw(img)
+        self.theme = theme
+        self.scale = scale
+
+    def s(self, v: float) -> int:
+        return round(v * self.scale)
+
+    def box(self, x0: float, y0: float, x1: float, y1: float, *, fill: RGB | None = None,
+            outline: RGB | None = None, width: float = 0, radius: float = 0) -> None:
+        xy = (self.s(x0), self.s(y0), self.s(x1) - 1, self.s(y1) - 1)
+        w = max(1, self.s(width)) if outline else 0
+        if radius:
+            self.draw.rounded_rectangle(xy, self.s(radius), fill=fill, outline=outline, width=w)
+        else:
+            self.draw.rectangle(xy, fill=fill, outline=outline, width=w)
+
+    def circle(self, cx: float, cy: float, d: float, *, fill: RGB, outline: RGB | None = None,
+               width: float = 0) -> None:
+        r = d / 2
+        xy = (self.s(cx - r), self.s(cy - r), self.s(cx + r) - 1, self.s(cy + r) - 1)
+        self.draw.ellipse(xy, fill=fill, outline=outline,
+                          width=max(1, self.s(width)) if outline else 0)
+
+    def polygon(self, points: Sequence[tuple[float, float]], *, fill: RGB | None,
+                outline: RGB | None = None, width: float = 1) -> None:
+        pts = [(self.s(x), self.s(y)) for x, y in points]
+        self.draw.polygon(pts, fill=fill, outline=outline,
+                          width=max(1, self.s(width)) if outline else 0)
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], *, fill: RGB,
+             width: float) -> None:
+        self.draw.line([(self.s(a[0]), self.s(a[1])), (self.s(b[0]), self.s(b[1]))],
+                       fill=fill, width=max(1, self.s(width)))
+
+    def text(self, x: float, y: float, text: str, size: float, *, fill: RGB,
+             face: Face = Face.REGULAR, anchor: str = "la") -> None:
+        self.draw.text((self.s(x), self.s(y)), text, font=font(self.s(size), face), fill=fill,
+                       anchor=anchor)
+
+    def fitted(self, x: float, y: float, text: str, size: float, max_w: float, *, fill: RGB,
+               face: Face = Face.REGULAR, anchor: str = "la",
+               min_size: float | None = None) -> None:
+        """Text shrunk (down to ``min_size``) then ellipsised to fit ``max_w``."""
+        fnt, shown = fit_font(text, self.s(max_w), self.s(size),
+                              self.s(min_size if min_size is not None else size), face)
+        self.draw.text((self.s(x), self.s(y)), shown, font=fnt, fill=fill, anchor=anchor)
+
+    def width(self, text: str, size: float, face: Face = Face.REGULAR) -> float:
+        return float(font(self.s(size), face).getlength(text)) / self.scale
+
+    def number(self, cx: float, cy: float, text: str, size: float, *, fill: RGB,
+               face: Face = Face.BOLD) -> None:
+        """Short text centred on its ink box (digits and glyphs sit high with anchors)."""
+        fnt = font(self.s(size), face)
+        left, top, right, bottom = fnt.getbbox(text)
+        self.draw.text((self.s(cx) - (left + right) / 2, self.s(cy) - (top + bottom) / 2),
+                       text, font=fnt, fill=fill)
+
+
+# ---------------------------------------------------------------- hexes and tiles
+
+def hex_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """A flat-topped hexagon; vertex k at angle 60k degrees (screen y points down)."""
+    return [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k)))
+            for k in range(6)]
+
+
+# Neighbour offsets (column, y) for each edge: edge k joins vertices k and k+1.
+_EDGE_NEIGHBOUR = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1))
+
+
+def tile_colour(theme: TuscanyTheme, tile: Mapping[str, Any], space_colour: str | None) -> RGB:
+    if tile.get("kind") == "j":
+        return theme.domain(space_colour) if space_colour else theme.joker
+    return theme.domain(str(tile.get("colour") or "c"))
+
+
+def draw_tile(c: Canvas, tile: Mapping[str, Any], cx: float, cy: float, r: float, *,
+              space_colour: str | None = None, owner_ring: bool = False) -> None:
+    """A domain tile (or joker) as a filled hex with its glyph and, for farms, its crops."""
+    th = c.theme
+    fill = tile_colour(th, tile, space_colour)
+    c.polygon(hex_points(cx, cy, r), fill=fill, outline=shade(fill, 0.6), width=max(1, r / 18))
+    kind = str(tile.get("kind", ""))
+    ink = contrast_text(fill, th)
+    if kind == "j":
+        c.polygon(hex_points(cx, cy, r * 0.72), fill=th.joker)
+        c.number(cx, cy, GLYPHS["j"], r * 0.8, fill=th.vp)
+    else:
+        crops = list(tile.get("crops") or [])
+        glyph_y = cy - r * 0.16 if crops else cy
+        c.number(cx, glyph_y, GLYPHS.get(kind[:1], "?"), r * 0.78, fill=ink)
+        d = r * 0.3
+        for i, crop in enumerate(crops):
+            x = cx + (i - (len(crops) - 1) / 2) * d * 1.25
+            c.circle(x, cy + r * 0.5, d, fill=th.crop(crop), outline=th.text_on_dark, width=1)
+    if owner_ring:
+        owner = tile.get("owner")
+        ring = th.seat(int(owner)) if isinstance(owner, int) else th.text_muted
+        c.circle(cx + r * 0.62, cy - r * 0.5, r * 0.34, fill=ring, outline=th.text_on_dark,
+                 width=1)
+
+
+def empty_slot(c: Canvas, cx: float, cy: float, r: float) -> None:
+    c.polygon(hex_points(cx, cy, r), fill=c.theme.tile_muted, outline=c.theme.panel_border,
+              width=1)
+
+
+# ---------------------------------------------------------------- the region board
+
+def board_size(r: float) -> tuple[float, float]:
+    """Width and height of a region drawn with hex radius ``r`` (6 columns, y ≤ 11)."""
+    return 9.5 * r, 6.5 * SQRT3 * r + 2
+
+
+def draw_board(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, r: float, *,
+               labels: bool = False) -> None:
+    """The 30 spaces: placed tiles, empty spaces tinted in their colour, zone borders."""
+    th = c.theme
+    half = SQRT3 * r / 2
+    spaces: list[Mapping[str, Any]] = list(player["spaces"])
+    at = {(int(s["column"]), int(s["y"])): s for s in spaces}
+    centres = {}
+    for s in spaces:
+        col, y = int(s["column"]), int(s["y"])
+        centres[(col, y)] = (x0 + r + col * 1.5 * r, y0 + 1 + (y + 1) * half)
+    for s in spaces:
+        key = (int(s["column"]), int(s["y"]))
+        cx, cy = centres[key]
+        colour = str(s["colour"])
+        tile = s.get("tile")
+        if tile:
+            draw_tile(c, tile, cx, cy, r, space_colour=colour)
+            continue
+        base = th.domain(colour)
+        c.polygon(hex_points(cx, cy, r), fill=shade(base, 1.55), outline=th.hex_line, width=1)
+        if labels:
+            c.number(cx, cy, str(s["label"]), r * 0.5, fill=shade(base, 0.45))
+        else:
+            c.number(cx, cy, GLYPHS.get(colour, "?"), r * 0.6, fill=shade(base, 1.15))
+    border = max(2.0, r / 11)
+    for s in spaces:
+        col, y = int(s["column"]), int(s["y"])
+        cx, cy = centres[(col, y)]
+        pts = hex_points(cx, cy, r)
+        for k, (dc, dy) in enumerate(_EDGE_NEIGHBOUR):
+            other = at.get((col + dc, y + dy))
+            if other is not None and (other["module"], other["zone"]) == (s["module"],
+                                                                           s["zone"]):
+                continue
+            c.line(pts[k], pts[(k + 1) % 6], fill=th.zone_border, width=border)
+
+
+# ---------------------------------------------------------------- pieces and counts
+
+def worker_icon(c: Canvas, cx: float, cy: float, d: float, colour: RGB) -> None:
+    head = d * 0.36
+    c.circle(cx, cy - d / 2 + head / 2, head, fill=colour)
+    top = cy - d / 2 + head * 0.9
+    c.box(cx - d * 0.42, top, cx + d * 0.42, cy + d / 2, fill=colour, radius=d / 4)
+
+
+def card_icon(c: Canvas, cx: float, cy: float, d: float) -> None:
+    th = c.theme
+    w, h = d * 0.7, d
+    for k in (1, 0):
+        ox = k * d * 0.14
+        c.box(cx - w / 2 + ox, cy - h / 2 - ox, cx + w / 2 + ox, cy + h / 2 - ox,
+              fill=th.card_back, outline=th.card_back_edge, width=2, radius=d / 8)
+
+
+def counter(c: Canvas, kind: str, cx: float, cy: float, d: float, count: int,
+            label: str) -> None:
+    """An icon of ``kind`` with its count beside it and a small label under both."""
+    th = c.theme
+    ix = cx - d * 0.55
+    if kind == "cards":
+        card_icon(c, ix, cy, d * 0.8)
+    elif kind == "marbles":
+        c.circle(ix, cy, d * 0.7, fill=th.marble, outline=shade(th.marble, 0.6), width=2)
+        c.circle(ix - d * 0.12, cy - d * 0.12, d * 0.2, fill=shade(th.marble, 1.7))
+    elif kind == "workers":
+        worker_icon(c, ix, cy, d * 0.8, th.worker)
+    else:
+        c.polygon(hex_points(ix, cy, d * 0.42), fill=th.joker, outline=th.vp, width=2)
+        c.number(ix, cy, GLYPHS["j"], d * 0.42, fill=th.vp)
+    faded = count == 0
+    c.number(cx + d * 0.3, cy, str(count), d * 0.62,
+             fill=th.text_muted if faded else th.text)
+    c.text(cx, cy + d * 0.55, label, d * 0.3, fill=th.text_muted, face=Face.CONDENSED_BOLD,
+           anchor="mt")
+
+
+def vp_badge(c: Canvas, x: float, cy: float, value: int, colour: RGB, h: float) -> float:
+    """A rounded score chip starting at ``x``; returns its width."""
+    text = str(value)
+    w = max(h * 1.3, c.width(text, h * 0.62, Face.BOLD) + h * 0.6)
+    c.box(x, cy - h / 2, x + w, cy + h / 2, fill=colour, outline=shade(colour, 0.7), width=1,
+          radius=h / 2)
+    c.number(x + w / 2, cy, text, h * 0.62, fill=c.theme.text_on_dark)
+    return w
+
+
+def improvement_chip(c: Canvas, kind: str, x: float, y: float, w: float, h: float, count: int,
+                     locale: str) -> None:
+    th = c.theme
+    faded = count == 0
+    fill = th.tile_muted if faded else th.tile
+    c.box(x, y, x + w, y + h, fill=fill, outline=th.tile_border, width=1, radius=h / 4)
+    ink = th.text_muted if faded else th.text
+    c.number(x + h * 0.38, y + h * 0.38, IMPROVEMENT_GLYPHS[kind], h * 0.42, fill=ink)
+    c.number(x + w - h * 0.34, y + h * 0.38, str(count), h * 0.44, fill=ink)
+    c.fitted(x + w / 2, y + h - 3, tr(f"imp.{kind}", locale), h * 0.26, w - 4, fill=ink,
+             face=Face.CONDENSED_BOLD, anchor="mb", min_size=8)
+
+
+def player_info(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
+                locale: str, *, unit: float = 1.0) -> float:
+    """Storage, counts (cards, marbles, workers, jokers), piles and improvements, stacked in
+    the column ``x0..x1`` from ``y0``; ``unit`` scales the rows. Returns the bottom."""
+    th = c.theme
+    w = x1 - x0
+    u = unit
+    storage: list[Mapping[str, Any] | None] = list(player["storage"])
+    jokers = sum(1 for t in storage if t and t.get("kind") == "j")
+    items = (("cards", int(player["hand_count"])), ("marbles", int(player["marbles"])),
+             ("workers", int(player["workers"])), ("jokers", jokers))
+    step = w / len(items)
+    d = min(36 * u, step * 0.5)
+    for i, (kind, count) in enumerate(items):
+        counter(c, kind, x0 + step * (i + 0.5), y0 + d * 0.6, d, count, tr(kind, locale))
+    y = y0 + d * 1.45
+
+    c.text(x0, y, tr("storage", locale), 13 * u, fill=th.text_muted, face=Face.BOLD)
+    y += 17 * u
+    r = min(17 * u, w / (len(storage) * 2.2 + 0.2))
+    for i, tile in enumerate(storage):
+        cx = x0 + r + i * r * 2.2
+        if tile:
+            draw_tile(c, tile, cx, y + r, r, owner_ring=False)
+        else:
+            empty_slot(c, cx, y + r, r)
+    y += 2 * r + 8 * u
+
+    piles: list[int] = [int(n) for n in player["piles"]]
+    c.text(x0, y, tr("piles", locale), 13 * u, fill=th.text_muted, face=Face.BOLD)
+    names = tr("pile_names", locale).split()
+    pw = min(62 * u, (w - 70 * u) / 3)
+    for i, n in enumerate(piles):
+        px = x0 + 70 * u + i * (pw + 4)
+        faded = n == 0
+        c.box(px, y - 2, px + pw - 4, y + 18 * u, fill=th.tile_muted if faded else th.tile,
+              outline=th.tile_border, width=1, radius=4)
+        c.fitted(px + (pw - 4) / 2, y + 8 * u, f"{names[i] if i < len(names) else i + 1} {n}",
+                 13 * u, pw - 8, fill=th.text_muted if faded else th.text, face=Face.BOLD,
+                 anchor="mm", min_size=9)
+    y += 26 * u
+
+    imps: Mapping[str, int] = player["improvements"]
+    cw = (w - 4 * 4) / 5
+    ch = min(40 * u, cw * 0.9)
+    for i, kind in enumerate(IMPROVEMENTS):
+        improvement_chip(c, kind, x0 + i * (cw + 4), y, cw, ch, int(imps.get(kind, 0)), locale)
+    return y + ch
+
+
+def head_line(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
+              h: float, name: str, locale: str, *, badge: tuple[str, RGB] | None) -> None:
+    """A seat-coloured head: name, a status badge, red and green scores."""
+    th = c.theme
+    seat = int(player["seat"])
+    colour = th.seat(seat)
+    mid = y0 + h / 2
+    right = x1 - 8
+    chip = h * 0.66
+    right -= vp_badge(c, right - chip * 1.3 - 8, mid, int(player["green"]), th.green_vp, chip)
+    right -= 8
+    w = max(chip * 1.3, c.width(str(player["red"]), chip * 0.62, Face.BOLD) + chip * 0.6)
+    vp_badge(c, right - w, mid, int(player["red"]), th.red_vp, chip)
+    right -= w + 8
+    if badge is not None:
+        label, fill = badge
+        bw = c.width(label, h * 0.34, Face.BOLD) + 16
+        c.box(right - bw, y0 + h * 0.2, right, y0 + h * 0.8, fill=fill, radius=h * 0.15)
+        c.text(right - bw / 2, mid, label, h * 0.34, fill=th.text_on_dark, face=Face.BOLD,
+               anchor="mm")
+        right -= bw + 8
+    c.fitted(x0 + 10, mid, name, h * 0.48, right - x0 - 14, fill=contrast_text(colour, th),
+             face=Face.BOLD, anchor="lm", min_size=h * 0.3)
+
+
+def render_region(
+    view: Mapping[str, Any],
+    seat: int,
+    *,
+    names: Sequence[str],
+    locale: str = "en",
+    labels: bool = False,
+    theme: TuscanyTheme = DEFAULT_TUSCANY_THEME,
+    scale: float = 1.0,
+) -> Image.Image:
+    """One seat's region, large, with its pieces; ``labels`` names every empty space."""
+    th = theme
+    player = view["players"][seat]
+    img = Image.new("RGB", (round(REGION_W * scale), round(REGION_H * scale)), th.background)
+    c = Canvas(img, th, scale)
+    c.box(0, 0, REGION_W, REGION_HEAD_H, fill=th.seat(seat))
+    head_line(c, player, 8, 0, REGION_W - 8, REGION_HEAD_H, seat_name(names, seat), locale,
+              badge=None)
+    bw, bh = board_size(REGION_R)
+    bx, by = 20.0, REGION_HEAD_H + (REGION_H - REGION_HEAD_H - bh) / 2
+    c.box(bx - 10, by - 10, bx + bw + 10, by + bh + 10, fill=th.board, radius=14)
+    draw_board(c, player, bx, by, REGION_R, labels=labels)
+    ix = bx + bw + 36
+    c.box(ix - 14, REGION_HEAD_H + 16, REGION_W - 16, REGION_H - 16, fill=th.panel,
+          outline=th.panel_border, width=2, radius=12)
+    bottom = player_info(c, player, ix, REGION_HEAD_H + 34, REGION_W - 30, locale, unit=1.3)
+    c.text(ix, bottom + 24, tr("empty", locale, n=player["empty_spaces"]), 20,
+           fill=th.text_muted, face=Face.BOLD)
+    return img
