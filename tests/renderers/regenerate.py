@@ -1,0 +1,126 @@
+"""``python -m tests.renderers.regenerate``: rewrite the golden images after an intended change.
+
+``GOLDENS`` is the registry the golden tests read: one entry per image, naming the golden
+file, the view fixture it draws and the callable that draws it. A game adds its boards by
+appending entries (``GOLDENS += [...]``); the tests and this script pick them up.
+
+Usage::
+
+    python -m tests.renderers.regenerate                 # every golden
+    python -m tests.renderers.regenerate havana_cover_4p # only the named ones
+    python -m tests.renderers.regenerate --list
+    python -m tests.renderers.regenerate --fixtures      # rebuild the view fixtures too
+
+Look at the rewritten images before committing them: a golden is only as good as the eye
+that approved it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import Any, NamedTuple
+
+from PIL import Image
+
+from renderers import havana
+from tests.renderers import havana_states
+from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
+
+log = logging.getLogger("tests.renderers.regenerate")
+
+Render = Callable[[Mapping[str, Any]], Image.Image]
+
+
+class Golden(NamedTuple):
+    """One golden image: ``goldens/<name>.png`` is ``render(fixtures/<fixture>.json)``."""
+
+    name: str
+    fixture: str
+    render: Render
+
+
+# Display names for the seats (one long, one accented, to exercise fitting).
+NAMES = ("Alice", "Bérénice", "Maximilien-Alexandre", "Dmitri")
+
+GOLDENS: list[Golden] = [
+    Golden("havana_start_pick_2p", "havana_start_pick_2p",
+           partial(havana.render, names=NAMES, locale="en")),
+    Golden("havana_actions_3p", "havana_actions_3p",
+           partial(havana.render, names=NAMES, locale="en")),
+    Golden("havana_cover_4p", "havana_cover_4p",
+           partial(havana.render, names=NAMES, locale="en")),
+    Golden("havana_over_4p", "havana_over_4p",
+           partial(havana.render, names=NAMES, locale="en")),
+    Golden("havana_actions_3p_fr", "havana_actions_3p",
+           partial(havana.render, names=NAMES, locale="fr")),
+]
+
+# Fixture builders for ``--fixtures``: fixture name -> a function returning the view. A
+# fixture without a builder (hand-written) is kept as is.
+FIXTURES: dict[str, Callable[[], dict[str, Any]]] = {
+    "havana_start_pick_2p": partial(havana_states.view_at, "start_pick", 2, 1),
+    # A seat's own view: the board must draw it exactly as the spectator's.
+    "havana_actions_3p": partial(havana_states.view_at, "actions", 3, 1, 0),
+    "havana_cover_4p": partial(havana_states.view_at, "cover", 4, 1),
+    "havana_over_4p": partial(havana_states.view_at, "over", 4, 1),
+}
+
+
+def render_golden(golden: Golden) -> Image.Image:
+    return golden.render(load_fixture(golden.fixture))
+
+
+def write_golden(golden: Golden) -> int:
+    """Draw ``golden`` and save it losslessly (RGB PNG); the file size in bytes."""
+    path = golden_path(golden.name)
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    render_golden(golden).save(path, format="PNG", optimize=True)
+    return path.stat().st_size
+
+
+def write_fixture(name: str, data: Mapping[str, Any]) -> None:
+    FIXTURE_DIR.mkdir(exist_ok=True)
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    (FIXTURE_DIR / f"{name}.json").write_text(text, encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="goldens to rewrite (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the goldens and exit")
+    parser.add_argument("--fixtures", action="store_true",
+                        help="rebuild the fixtures of the chosen goldens from the engines first")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+
+    if args.list:
+        for golden in GOLDENS:
+            log.info("%s  <- fixtures/%s.json", golden.name, golden.fixture)
+        return 0
+    known = {golden.name for golden in GOLDENS}
+    unknown = [name for name in args.names if name not in known]
+    if unknown:
+        log.error("unknown golden(s): %s (see --list)", ", ".join(unknown))
+        return 2
+    chosen = [g for g in GOLDENS if not args.names or g.name in args.names]
+    if args.fixtures:
+        for fixture in sorted({g.fixture for g in chosen}):
+            builder = FIXTURES.get(fixture)
+            if builder is None:
+                log.warning("fixtures/%s.json has no builder; kept as is", fixture)
+                continue
+            write_fixture(fixture, builder())
+            log.info("fixtures/%s.json rebuilt", fixture)
+    for golden in chosen:
+        size = write_golden(golden)
+        log.info("goldens/%s.png  %d bytes", golden.name, size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
