@@ -35,7 +35,8 @@ from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.history", "cogs.deadlines")  # lobby first
+EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.tuscany", "cogs.history",
+              "cogs.deadlines")  # lobby first
 
 
 class LudoBot(commands.Bot):

@@ -7,6 +7,7 @@ present its result. Nothing here knows a game's rules: panels come from the engi
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
@@ -29,6 +30,7 @@ from bot.ui import (
     turn_message_view,
 )
 from engines.base import Event, GameError
+from renderers.common import encode_png
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -147,10 +149,29 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
             button = undo_button(game_id, panel.game.version, locale)
             button.row = row
             view.add_item(button)
-    if edit:
-        await interaction.edit_original_response(content=messages.clip(content), view=view)
+    image = await panel_file(bot, panel, locale)
+    if edit:  # an image from the previous step is replaced, or removed when there is none
+        await interaction.edit_original_response(content=messages.clip(content), view=view,
+                                                 attachments=[image] if image else [])
     else:
-        await reply(interaction, content, view=view)
+        await reply(interaction, content, view=view, files=[image] if image else [])
+
+
+async def panel_file(bot: LudoBot, panel: Panel, locale: str) -> discord.File | None:
+    """The presenter's private image for this panel (a board labelled for the choice), drawn
+    and encoded in a worker thread so the event loop keeps answering."""
+    if panel.game.status != ACTIVE:
+        return None
+    presenter = bot.presenter(panel.game.game_key)
+
+    def draw() -> bytes | None:
+        image = presenter.panel_image(panel.view, panel.seat, locale)
+        return None if image is None else encode_png(image)
+
+    data = await asyncio.to_thread(draw)
+    if data is None:
+        return None
+    return discord.File(io.BytesIO(data), filename=f"{panel.game.game_key}_panel.png")
 
 
 async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from PIL import Image
+
+PanelImage = Image.Image  # named here so cogs need not import PIL (tests/test_layers.py)
+
 
 class Presenter(Protocol):
     key: str
@@ -17,6 +21,10 @@ class Presenter(Protocol):
 
     def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
         """One public line on the state of play (round, phase, who acts)."""
+
+    def panel_image(self, view: dict[str, Any], seat: int, locale: str) -> PanelImage | None:
+        """A private image for the seat's panel (say, its board labelled for a choice), or
+        None. Called in a worker thread: it must not touch the bot."""
 
 
 class PlainPresenter:
@@ -30,3 +38,6 @@ class PlainPresenter:
 
     def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
         return ""
+
+    def panel_image(self, view: dict[str, Any], seat: int, locale: str) -> PanelImage | None:
+        return None

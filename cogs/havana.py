@@ -58,6 +58,9 @@ class HavanaPresenter:
         return t("havana.status", locale, round=view["round"],
                  phase=t(f"havana.phase.{view['phase']}", locale), who=who or "—")
 
+    def panel_image(self, view: dict[str, Any], seat: int, locale: str) -> None:
+        return None  # the hand is text; the public board shows the rest
+
 
 class Havana(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:

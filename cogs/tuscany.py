@@ -1,0 +1,158 @@
+"""The Castles of Tuscany in Discord: its slash commands and how its private panel reads.
+
+The rules live in ``engines/tuscany``; the images in ``renderers/tuscany``. This cog names
+the decisions for slash commands (one verb per kind of decision, every engine action kind
+covered), words the private panel (cards by colour, storage, pieces, what the step asks) and
+attaches the player's labelled region when the step asks for a space: the space ids the
+commands take are printed on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord.ext import commands
+
+from bot.app import LudoBot
+from bot.commands import Verb, game_group
+from bot.i18n import t
+from bot.presenter import PanelImage
+from renderers.tuscany import render_region
+
+KEY = "tuscany"
+COLOURS = ("c", "r", "i", "f", "q", "v", "m", "t")
+SETUP_PHASES = ("arrange", "castle", "improve")
+ASKS = frozenset({"setup_arrange", "setup_castle", "setup_improve", "main", "take", "replace",
+                  "place", "space", "pay", "castle", "improve", "extra", "play", "over"})
+
+VERBS = (
+    Verb("move", "Any legal move now (autocomplete lists them)"),
+    Verb("region", "Set up your region: reorder, turn or shift modules, then keep it",
+         ("arrange", "confirm")),
+    Verb("castle", "Place your start castle on a dark-green space", ("castle",)),
+    Verb("improve", "Choose an improvement", ("improve",)),
+    Verb("action", "Your turn's action: draw cards, take a tile or place a stored tile",
+         ("draw", "take", "place")),
+    Verb("take", "Take a face-up tile (a castle's placement too), swap when stuck, or box one",
+         ("pick", "swap", "discard", "skip")),
+    Verb("place", "Place a stored tile: the tile, then its space (ids on your region image)",
+         ("tile", "space")),
+    Verb("pay", "Pay for the tile: cards of its colour, pairs or workers", ("pay",)),
+    Verb("end", "Spend a marble for one more action, or end your turn", ("marble", "end")),
+)
+
+
+def step_of(view: dict[str, Any]) -> str:
+    """What the acting seat is deciding: a setup phase or the pending frame of a turn."""
+    phase = str(view["phase"])
+    if phase in SETUP_PHASES:
+        return f"setup_{phase}"
+    pending = view.get("pending")
+    step = str(pending["kind"]) if phase == "play" and pending else phase
+    return step if step in ASKS else phase
+
+
+def asks_for_space(view: dict[str, Any], seat: int) -> bool:
+    """The seat must choose a space (or arrange its region): its region image helps."""
+    if seat not in view.get("active", []):
+        return False
+    return step_of(view) in ("setup_arrange", "setup_castle", "space")
+
+
+def tile_name(tile: dict[str, Any] | None, locale: str) -> str:
+    if tile is None:
+        return t("tuscany.tile.none", locale)
+    return t(f"tuscany.tile.{tile['kind']}", locale)
+
+
+def _hand(me: dict[str, Any], locale: str) -> str:
+    hand: dict[str, int] = me.get("hand") or {}
+    cards = ", ".join(f"{hand[c]} × {t(f'tuscany.colour.{c}', locale)}"
+                      for c in COLOURS if hand.get(c))
+    return t("tuscany.panel.hand", locale, count=me["hand_count"], cards=cards or "—")
+
+
+def _storage(me: dict[str, Any], locale: str) -> str:
+    fresh = set(me.get("fresh_jokers", []))
+    slots = []
+    for i, tile in enumerate(me["storage"]):
+        name = tile_name(tile, locale) if tile else t("tuscany.panel.empty_slot", locale)
+        if i in fresh:
+            name += " " + t("tuscany.panel.fresh", locale)
+        slots.append(f"{i + 1}. {name}")
+    return t("tuscany.panel.storage", locale, slots=" · ".join(slots) or "—")
+
+
+def _pending(view: dict[str, Any], locale: str) -> list[str]:
+    pending = view.get("pending")
+    if not pending or pending.get("tile") is None:
+        return []
+    lines = [t("tuscany.panel.placing", locale, tile=tile_name(pending["tile"], locale))]
+    units: list[str] = list(pending.get("units") or [])
+    if units:
+        paid = ", ".join(t(_unit_key(u), locale) for u in units)
+        lines.append(t("tuscany.panel.paid", locale, units=paid))
+    return lines
+
+
+def _unit_key(unit: str) -> str:
+    if unit == "worker":
+        return "tuscany.pay.worker"
+    if unit.startswith("2"):
+        return f"tuscany.pay.pair_{unit[1:]}"
+    return f"tuscany.pay.card_{unit}"
+
+
+class TuscanyPresenter:
+    key = KEY
+
+    def panel_text(self, view: dict[str, Any], seat: int, locale: str) -> str:
+        me = view["players"][seat]
+        jokers = sum(1 for tile in me["storage"] if tile and tile["kind"] == "j")
+        lines = [
+            _hand(me, locale),
+            _storage(me, locale),
+            t("tuscany.panel.pieces", locale, workers=me["workers"], marbles=me["marbles"],
+              jokers=jokers, red=me["red"], green=me["green"]),
+            *_pending(view, locale),
+        ]
+        if seat in view.get("active", []):
+            lines.append(t(f"tuscany.panel.ask.{step_of(view)}", locale))
+            if view["phase"] == "play" and view.get("marble_used"):
+                lines.append(t("tuscany.panel.marble_used", locale))
+        return "\n".join(lines)
+
+    def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
+        current = view.get("current")
+        who = names[current] if isinstance(current, int) else ", ".join(
+            names[s] for s in view.get("active", []))
+        return t("tuscany.status", locale, round=view["round"],
+                 phase=t(f"tuscany.phase.{view['phase']}", locale), who=who or "—")
+
+    def panel_image(self, view: dict[str, Any], seat: int, locale: str) -> PanelImage | None:
+        """The seat's region with every empty space labelled, when the step asks for one
+        (and while arranging: a live preview of the arrangement)."""
+        if not asks_for_space(view, seat):
+            return None
+        names = [t("tuscany.panel.region_title", locale)] * len(view["players"])
+        return render_region(view, seat, names=names, locale=locale,
+                             labels=view["phase"] != "arrange")
+
+
+class Tuscany(commands.Cog):
+    def __init__(self, bot: LudoBot) -> None:
+        self.bot = bot
+        self.group = game_group(KEY, "Play The Castles of Tuscany: region, tiles, payments",
+                                VERBS)
+
+    async def cog_load(self) -> None:
+        self.bot.presenters[KEY] = TuscanyPresenter()
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.presenters.pop(KEY, None)
+        self.bot.tree.remove_command(self.group.name)
+
+
+async def setup(bot: LudoBot) -> None:
+    await bot.add_cog(Tuscany(bot))
