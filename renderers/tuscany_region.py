@@ -34,6 +34,7 @@ IMPROVEMENT_GLYPHS = {"card": "🂠", "storage": "▮", "marble": "●", "worker
 REGION_W, REGION_H = 1100, 760
 REGION_HEAD_H = 56
 REGION_R = 56.0
+REGION_BOARD_X = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "cards": "Cards", "marbles": "Marbles", "workers": "Workers", "jokers": "Jokers",
         "empty": "{n} empty", "leftovers": "{n} leftover", "first": "1st", "ready": "Ready",
         "arranging": "Arranging", "winner_badge": "Winner", "vp_red": "VP", "vp_green": "green",
-        "income_last": "Last: {card}", "pile_names": "L C R",
+        "income_last": "Last: {card}", "pile_names": "L C R", "placing": "To place",
         "step.main": "choosing an action", "step.take": "taking a tile",
         "step.replace": "emptying a storage space", "step.place": "choosing a stored tile",
         "step.space": "choosing a space", "step.pay": "paying", "step.castle": "castle: a tile",
@@ -112,7 +113,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "cards": "Cartes", "marbles": "Billes", "workers": "Ouvriers", "jokers": "Jokers",
         "empty": "{n} vides", "leftovers": "{n} restes", "first": "1er", "ready": "Prêt",
         "arranging": "Assemble", "winner_badge": "Gagnant", "vp_red": "PV", "vp_green": "verts",
-        "income_last": "Dernière : {card}", "pile_names": "G C D",
+        "income_last": "Dernière : {card}", "pile_names": "G C D", "placing": "À poser",
         "step.main": "choisit une action", "step.take": "prend une tuile",
         "step.replace": "libère un stockage", "step.place": "choisit une tuile stockée",
         "step.space": "choisit une case", "step.pay": "paie", "step.castle": "château : une tuile",
@@ -257,17 +258,31 @@ def board_size(r: float) -> tuple[float, float]:
     return 9.5 * r, 6.5 * SQRT3 * r + 2
 
 
+def region_board_origin() -> tuple[float, float]:
+    """Top left of the board in a :func:`render_region` image (vertically centred)."""
+    return REGION_BOARD_X, REGION_HEAD_H + (REGION_H - REGION_HEAD_H - board_size(REGION_R)[1]) / 2
+
+
+def region_centres(player: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each space's centre, by label, in a :func:`render_region` image at scale 1."""
+    x0, y0 = region_board_origin()
+    return {str(s["label"]): space_centre(s, x0, y0, REGION_R) for s in player["spaces"]}
+
+
+def space_centre(space: Mapping[str, Any], x0: float, y0: float,
+                 r: float) -> tuple[float, float]:
+    """Where a space's hex is centred on a board drawn at ``(x0, y0)`` with radius ``r``."""
+    col, y = int(space["column"]), int(space["y"])
+    return x0 + r + col * 1.5 * r, y0 + 1 + (y + 1) * SQRT3 * r / 2
+
+
 def draw_board(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, r: float, *,
                labels: bool = False) -> None:
     """The 30 spaces: placed tiles, empty spaces tinted in their colour, zone borders."""
     th = c.theme
-    half = SQRT3 * r / 2
     spaces: list[Mapping[str, Any]] = list(player["spaces"])
     at = {(int(s["column"]), int(s["y"])): s for s in spaces}
-    centres = {}
-    for s in spaces:
-        col, y = int(s["column"]), int(s["y"])
-        centres[(col, y)] = (x0 + r + col * 1.5 * r, y0 + 1 + (y + 1) * half)
+    centres = {(int(s["column"]), int(s["y"])): space_centre(s, x0, y0, r) for s in spaces}
     for s in spaces:
         key = (int(s["column"]), int(s["y"]))
         cx, cy = centres[key]
@@ -452,7 +467,7 @@ def render_region(
     head_line(c, player, 8, 0, REGION_W - 8, REGION_HEAD_H, seat_name(names, seat), locale,
               badge=None)
     bw, bh = board_size(REGION_R)
-    bx, by = 20.0, REGION_HEAD_H + (REGION_H - REGION_HEAD_H - bh) / 2
+    bx, by = region_board_origin()
     c.box(bx - 10, by - 10, bx + bw + 10, by + bh + 10, fill=th.board, radius=14)
     draw_board(c, player, bx, by, REGION_R, labels=labels)
     ix = bx + bw + 36
@@ -461,4 +476,9 @@ def render_region(
     bottom = player_info(c, player, ix, REGION_HEAD_H + 34, REGION_W - 30, locale, unit=1.3)
     c.text(ix, bottom + 24, tr("empty", locale, n=player["empty_spaces"]), 20,
            fill=th.text_muted, face=Face.BOLD)
+    pending = view.get("pending")
+    if pending and pending.get("tile") and view.get("current") == seat:
+        y = bottom + 80
+        c.text(ix, y, tr("placing", locale), 22, fill=th.text, face=Face.BOLD)
+        draw_tile(c, pending["tile"], ix + 60, y + 100, 56)
     return img

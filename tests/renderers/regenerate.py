@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
-from renderers import havana
-from tests.renderers import havana_states
+from renderers import havana, tuscany
+from tests.renderers import havana_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
 
 log = logging.getLogger("tests.renderers.regenerate")
@@ -68,6 +68,29 @@ FIXTURES: dict[str, Callable[[], dict[str, Any]]] = {
     "havana_actions_3p": partial(havana_states.view_at, "actions", 3, 1, 0),
     "havana_cover_4p": partial(havana_states.view_at, "cover", 4, 1),
     "havana_over_4p": partial(havana_states.view_at, "over", 4, 1),
+}
+
+# The Castles of Tuscany: 2- and 4-player boards, a labelled region, setup and the end.
+GOLDENS += [
+    Golden("tuscany_rich_2p", "tuscany_rich_2p",
+           partial(tuscany.render, names=NAMES, locale="en")),
+    Golden("tuscany_space_4p", "tuscany_space_4p",
+           partial(tuscany.render, names=NAMES, locale="en")),
+    Golden("tuscany_space_4p_fr", "tuscany_space_4p",
+           partial(tuscany.render, names=NAMES, locale="fr")),
+    Golden("tuscany_region_space_4p", "tuscany_space_4p",
+           partial(tuscany.render_region, seat=1, names=NAMES, locale="en", labels=True)),
+    Golden("tuscany_arrange_3p", "tuscany_arrange_3p",
+           partial(tuscany.render, names=NAMES, locale="en")),
+    Golden("tuscany_over_2p", "tuscany_over_2p",
+           partial(tuscany.render, names=NAMES, locale="en")),
+]
+FIXTURES |= {
+    # Seats' own views (with a hand): the board must draw them as the spectator's.
+    "tuscany_rich_2p": partial(tuscany_states.view_at, "rich", 2, 11, 0),
+    "tuscany_space_4p": partial(tuscany_states.view_at, "space", 4, 2, 1),
+    "tuscany_arrange_3p": partial(tuscany_states.view_at, "arrange", 3, 1),
+    "tuscany_over_2p": partial(tuscany_states.view_at, "over", 2, 1),
 }
 
 

@@ -1,0 +1,152 @@
+"""The Castles of Tuscany images: goldens, no hand ever drawn, labels where the ids are used,
+every phase and table size drawable, and sizes fit for Discord."""
+
+from __future__ import annotations
+
+import copy
+import statistics
+import time
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from engines.base import Action
+from engines.tuscany.engine import ENGINE
+from renderers import tuscany
+from renderers.common import encode_png
+from renderers.tuscany_region import region_centres
+from tests.renderers import tuscany_states
+from tests.renderers.helper import assert_image_similar, load_fixture, load_golden
+from tests.renderers.regenerate import GOLDENS, NAMES, render_golden
+
+TUSCANY = [g for g in GOLDENS if g.name.startswith("tuscany_")]
+MAX_PNG_BYTES = 1_500_000
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return ImageChops.difference(a, b).getbbox() is None
+
+
+def without_hands(view: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(view)
+    for player in out["players"]:
+        player.pop("hand", None)
+    return out
+
+
+def other_hands(view: dict[str, Any]) -> dict[str, Any]:
+    """The same view with every hand changed (its total kept, as the count is public)."""
+    out = copy.deepcopy(view)
+    for player in out["players"]:
+        if "hand" in player:
+            total = sum(player["hand"].values())
+            player["hand"] = {c: 0 for c in player["hand"]} | {"t": total}
+    return out
+
+
+@pytest.mark.parametrize("golden", TUSCANY, ids=[g.name for g in TUSCANY])
+def test_golden(golden: Any) -> None:
+    assert_image_similar(render_golden(golden), load_golden(golden.name), name=golden.name)
+
+
+def test_goldens_cover_boards_of_two_and_four_and_a_region() -> None:
+    names = {g.name for g in TUSCANY}
+    assert {"tuscany_rich_2p", "tuscany_space_4p", "tuscany_region_space_4p"} <= names
+    sizes = {len(load_fixture(g.fixture)["players"]) for g in TUSCANY}
+    assert {2, 4} <= sizes
+
+
+@pytest.mark.parametrize("fixture, seat", [("tuscany_rich_2p", 0), ("tuscany_space_4p", 1)])
+def test_no_card_of_a_hand_is_drawn(fixture: str, seat: int) -> None:
+    view = load_fixture(fixture)
+    assert "hand" in view["players"][seat]  # an owner's view: the test can fail
+    for draw in (lambda v: tuscany.render(v, names=NAMES),
+                 lambda v: tuscany.render_region(v, seat, names=NAMES, labels=True)):
+        image = draw(view)
+        assert same(image, draw(without_hands(view)))
+        assert same(image, draw(other_hands(view)))
+
+
+def test_owner_and_spectator_boards_are_identical_on_a_live_game() -> None:
+    state = tuscany_states.play_until(3, 2, tuscany_states.choosing_space)
+    assert state is not None
+    spectator = tuscany.render(ENGINE.view(state, None), names=NAMES)
+    for seat in range(3):
+        assert same(tuscany.render(ENGINE.view(state, seat), names=NAMES), spectator)
+
+
+def test_a_changed_count_changes_the_board() -> None:
+    """The no-leak checks above compare images: they would pass on a blank board."""
+    view = load_fixture("tuscany_rich_2p")
+    changed = copy.deepcopy(view)
+    changed["players"][1]["hand_count"] += 1
+    assert not same(tuscany.render(view, names=NAMES), tuscany.render(changed, names=NAMES))
+
+
+def test_labels_mark_every_empty_space_and_no_tile() -> None:
+    view = load_fixture("tuscany_space_4p")
+    seat = 1
+    plain = tuscany.render_region(view, seat, names=NAMES)
+    labelled = tuscany.render_region(view, seat, names=NAMES, labels=True)
+    centres = region_centres(view["players"][seat])
+    spaces = view["players"][seat]["spaces"]
+    assert any(s["tile"] for s in spaces) and any(not s["tile"] for s in spaces)
+    for space in spaces:
+        x, y = centres[space["label"]]
+        box = (round(x) - 20, round(y) - 14, round(x) + 20, round(y) + 14)
+        differs = not same(plain.crop(box), labelled.crop(box))
+        assert differs == (space["tile"] is None), space["label"]
+
+
+def test_region_shows_its_arrangement() -> None:
+    """The setup preview: turning a module moves its spaces' colours."""
+    state = tuscany_states.play_until(2, 1, tuscany_states.arranging_half)
+    assert state is not None
+    seat = next(i for i, p in enumerate(state.players) if not p.confirmed)
+    before = tuscany.render_region(ENGINE.view(state, seat), seat, names=NAMES)
+    turns = state.players[seat].turns
+    flipped = ("1" if turns[0] == "0" else "0") + turns[1:]
+    action = Action.parse(
+        f"arrange {state.players[seat].order} {flipped} {state.players[seat].shifts}")
+    after_state = ENGINE.apply(state, seat, action).state
+    after = tuscany.render_region(ENGINE.view(after_state, seat), seat, names=NAMES)
+    assert not same(before, after)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_phase_draws(players: int) -> None:
+    seen = set()
+    for stop in ("arrange", "castle", "improve", "play", "over"):
+        state = tuscany_states.play_until(players, 5, lambda s, p=stop: s.phase == p)
+        assert state is not None, stop
+        view = ENGINE.view(state, None)
+        for locale in ("en", "fr"):
+            image = tuscany.render(view, names=NAMES[:players], locale=locale)
+            assert image.size == (1600, 1000) and image.mode == "RGB"
+        region = tuscany.render_region(view, 0, names=[], labels=True)
+        assert region.width > region.height  # landscape, like the board
+        seen.add(view["phase"])
+    assert seen == {"arrange", "castle", "improve", "play", "over"}
+
+
+def test_scale_and_png_size() -> None:
+    view = load_fixture("tuscany_space_4p")
+    assert tuscany.render(view, names=NAMES, scale=0.5).size == (800, 500)
+    data = encode_png(tuscany.render(view, names=NAMES))
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < MAX_PNG_BYTES
+    region = encode_png(tuscany.render_region(view, 1, names=NAMES, labels=True))
+    assert len(region) < MAX_PNG_BYTES
+
+
+def test_render_and_encode_are_fast_enough() -> None:
+    """The budget is 60 ms at the median on the bot's machine; a shared test runner gets
+    three times that."""
+    view = load_fixture("tuscany_space_4p")
+    tuscany.render(view, names=NAMES)  # fonts loaded
+    times = []
+    for _ in range(7):
+        start = time.perf_counter()
+        encode_png(tuscany.render(view, names=NAMES))
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.18
