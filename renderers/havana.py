@@ -26,7 +26,6 @@ from renderers.common import (
     Face,
     Theme,
     contrast_text,
-    ellipsize,
     fit_font,
     font,
     shade,
@@ -45,7 +44,7 @@ PANEL_TOP = BOARD_TOP + 2 * TILE_H + ROW_GAP + 14
 PANEL_GAP = 12
 PANEL_HEAD_H = 46
 CARD_W, CARD_H, CARD_GAP = 84, 118, 8
-CHIP_MIN_W, CHIP_H, CHIP_GAP = 150, 28, 6
+CHIP_MIN_W, CHIP_H, CHIP_GAP, CHIP_COLUMNS = 150, 28, 6, 2
 ORDER_CHIP_W = 178
 
 MATERIALS = ("brick", "sandstone", "clay", "glass", "rubble")
@@ -53,7 +52,7 @@ COST_ORDER = (*MATERIALS, "pesos", "workers")
 
 _TEXT: dict[str, dict[str, str]] = {
     "en": {
-        "title": "HAVANA", "round": "Round {n}",
+        "title": "HAVANA", "round": "Round {n}", "goal": "{n} VP to win",
         "phase.start_pick": "Choosing cards", "phase.actions": "Actions",
         "phase.cover": "New card", "phase.over": "Game over",
         "to_play": "{name} to play", "waiting": "Waiting for: {names}",
@@ -66,9 +65,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "choosing": "Choosing…", "playing": "To play", "vp": "VP",
         "brick": "Brick", "sandstone": "Sandstone", "clay": "Clay", "glass": "Glass",
         "rubble": "Rubble", "pesos": "Pesos", "workers": "Workers",
+        "end.threshold": "victory threshold reached", "end.buildings": "no building left",
+        "end.cubes": "every cube in the box",
     },
     "fr": {
-        "title": "LA HAVANE", "round": "Manche {n}",
+        "title": "LA HAVANE", "round": "Manche {n}", "goal": "{n} PV pour gagner",
         "phase.start_pick": "Choix des cartes", "phase.actions": "Actions",
         "phase.cover": "Nouvelle carte", "phase.over": "Partie terminée",
         "to_play": "À {name} de jouer", "waiting": "En attente de : {names}",
@@ -82,6 +83,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "choosing": "Choisit…", "playing": "Joue", "vp": "PV",
         "brick": "Brique", "sandstone": "Grès", "clay": "Argile", "glass": "Verre",
         "rubble": "Gravats", "pesos": "Pesos", "workers": "Ouvriers",
+        "end.threshold": "seuil de victoire atteint", "end.buildings": "plus aucun bâtiment",
+        "end.cubes": "tous les cubes dans la boîte",
     },
 }
 
@@ -267,6 +270,8 @@ def _header(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: s
     x = MARGIN + c.width(title, 26, Face.BOLD) + 24
     phase = view["phase"]
     line1 = f"{_t('round', locale, n=view['round'])}  ·  {_t('phase.' + phase, locale)}"
+    if view.get("vp_to_win"):
+        line1 += f"  ·  {_t('goal', locale, n=view['vp_to_win'])}"
     order: list[int] = list(view["turn_order"])
     right = WIDTH - MARGIN - (len(order) * (ORDER_CHIP_W + 8) if order else 330)
     c.fitted(x, 8, line1, 22, right - x - 16, fill=th.header_text, face=Face.BOLD, min_size=16)
@@ -288,7 +293,11 @@ def _status(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
     if phase == "over":
         winners = list(view.get("winners") or [])
         who = ", ".join(_name(names, s) for s in winners)
-        return _t("winners" if len(winners) > 1 else "winner", locale, names=who)
+        text = _t("winners" if len(winners) > 1 else "winner", locale, names=who)
+        reason = view.get("end_reason")
+        if reason and f"end.{reason}" in _TEXT["en"]:
+            text += f"  ({_t('end.' + reason, locale)})"
+        return text
     if phase == "actions" and view.get("current") is not None:
         return "▶ " + _t("to_play", locale, name=_name(names, int(view["current"])))
     waiting = ", ".join(_name(names, s) for s in view["active"])
@@ -333,8 +342,8 @@ def _tile(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float, locale
     if buyable:
         c.box(x, y, x + w, y + h, fill=th.buyable, radius=10)
         c.box(x + 4, y + 4, x + w - 4, y + h - 26, fill=th.tile, radius=8)
-        c.text(x + w / 2, y + h - 13, "★ " + _t("buyable", locale), 15, fill=th.text_on_dark,
-               face=Face.BOLD, anchor="mm")
+        c.text(x + 10, y + h - 13, "★ " + _t("buyable", locale), 15, fill=th.text_on_dark,
+               face=Face.BOLD, anchor="lm")
     else:
         c.box(x, y, x + w, y + h, fill=th.tile_muted, outline=th.tile_border, width=2,
               radius=10)
@@ -342,17 +351,28 @@ def _tile(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float, locale
     c.number(x + 30, y + 30, str(b["vp"]), 24, fill=th.text)
     c.text(x + 30, y + 56, _t("vp", locale), 11, fill=th.text_muted, face=Face.BOLD,
            anchor="mt")
-    c.text(x + w - 10, y + 10, f"#{b['id']}", 14, fill=th.text_muted, anchor="ra")
-    name_font = c.font(17, Face.CONDENSED_BOLD)
-    lines = wrap(building_name(b, locale), name_font, c.s(w - 64), 2)
+    # The number sits in the bottom strip (the buyable band, or the free margin under the
+    # cost), so the name can use the tile's whole width.
+    c.text(x + w - 9, y + h - 13, f"#{b['id']}", 13,
+           fill=th.text_on_dark if buyable else th.text_muted, anchor="rm")
+    size, lines = _name_lines(c, building_name(b, locale), w - 66)
     if len(lines) == 1:
-        c.text(x + 58, y + 32, lines[0], 17, fill=th.text, face=Face.CONDENSED_BOLD,
+        c.text(x + 58, y + 32, lines[0], size, fill=th.text, face=Face.CONDENSED_BOLD,
                anchor="lm")
     else:
         for i, line in enumerate(lines):
-            c.text(x + 58, y + 21 + i * 21, line, 17, fill=th.text, face=Face.CONDENSED_BOLD,
-                   anchor="lm")
+            c.text(x + 58, y + 21 + i * 21, line, size, fill=th.text,
+                   face=Face.CONDENSED_BOLD, anchor="lm")
     _cost(c, b, x + 8, y + 74, w - 16, y + h - 32)
+
+
+def _name_lines(c: _Canvas, name: str, max_w: float) -> tuple[int, list[str]]:
+    """The largest size from 17 down to 13 at which ``name`` wraps into two whole lines."""
+    for size in range(17, 12, -1):
+        lines = wrap(name, c.font(size, Face.CONDENSED_BOLD), c.s(max_w), 2)
+        if " ".join(lines) == " ".join(name.split()):
+            return size, lines
+    return 13, lines
 
 
 def _cost(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float, bottom: float) -> None:
@@ -593,7 +613,8 @@ def _buildings(c: _Canvas, ids: list[int], x0: float, y0: float, x1: float, y1: 
     c.text(x0, y0, _t("buildings", locale, n=len(ids)), 14, fill=th.text_muted,
            face=Face.BOLD)
     top = y0 + 22
-    cols = max(1, int((x1 - x0 + CHIP_GAP) // (CHIP_MIN_W + CHIP_GAP)))
+    # Two columns at most: a whole name per chip matters more than filling the width.
+    cols = max(1, min(CHIP_COLUMNS, int((x1 - x0 + CHIP_GAP) // (CHIP_MIN_W + CHIP_GAP))))
     chip_w = (x1 - x0 - (cols - 1) * CHIP_GAP) / cols
     rows = max(1, int((y1 - top + CHIP_GAP) // (CHIP_H + CHIP_GAP)))
     capacity = cols * rows
