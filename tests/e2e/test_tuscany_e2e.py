@@ -1,0 +1,194 @@
+"""The Castles of Tuscany end to end: the real application against the fake Discord.
+
+One human and one AI seat; the human acts only as a Discord user can (slash commands,
+autocomplete, clicks on the private panel). Checked: the panel carries the player's labelled
+region exactly when the step asks for a space (and while arranging), the public messages carry
+the board and never a hand, and the command tree stays within Discord's limits.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.app import LudoBot, build_bot
+from bot.i18n import t
+from bot.settings import Settings
+from cogs.tuscany import VERBS
+from tests.e2e import discord_limits
+from tests.e2e.conftest import RunBot
+from tests.e2e.fake_discord import FakeDiscord, StoredMessage
+
+LOCALES_DIR = Path(__file__).resolve().parents[2] / "bot" / "locales"
+PRIVATE_KEYS = ("tuscany.panel.hand", "tuscany.ev.draw_private")
+IMAGE_STEPS = ("setup_arrange", "setup_castle", "space")
+PANEL_IMAGE = "tuscany_panel.png"
+MAX_MOVES = 160
+DEADLINE = 90.0
+
+
+def private_patterns() -> list[re.Pattern[str]]:
+    """The wording of the hand and of the private draw, in en and fr."""
+    patterns = []
+    for locale in ("en", "fr"):
+        catalogue = json.loads((LOCALES_DIR / locale / "tuscany.json").read_text("utf-8"))
+        for key in PRIVATE_KEYS:
+            parts = re.split(r"\{[a-z_]+\}", catalogue[key])
+            patterns.append(re.compile(".+?".join(re.escape(p) for p in parts)))
+    return patterns
+
+
+def step_in(panel: StoredMessage) -> str | None:
+    """The step the panel asks about, recognised by its English wording."""
+    for step in (*IMAGE_STEPS, "main", "take", "replace", "place", "pay", "castle", "improve",
+                 "extra", "setup_improve"):
+        if t(f"tuscany.panel.ask.{step}", "en") in panel.content:
+            return step
+    return None
+
+
+async def make_bot(fake: FakeDiscord, database: Path) -> LudoBot:
+    return await build_bot(Settings(discord_token=fake.token, database=database, ai_delay=0))
+
+
+class Table:
+    """A one-human Tuscany table played through the panel."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.panel: StoredMessage | None = None
+        self.images: dict[str, int] = {}  # step -> panels seen with the region image
+
+    async def open(self) -> None:
+        fake = self.fake
+        record = await fake.interact(fake.slash("game new", {"game": "tuscany", "seats": 2}))
+        (lobby,) = fake.interaction_messages(record)
+        await fake.interact(fake.button(lobby.find(label="Add bot")["custom_id"], lobby))
+        mark = len(fake.calls)
+        await fake.interact(fake.button(lobby.find(label="Start")["custom_id"], lobby))
+        await fake.wait_for_call("POST", r"^/channels/\d+/messages$", since=mark)
+        await fake.idle()
+
+    async def open_panel(self) -> StoredMessage:
+        record = await self.fake.interact(self.fake.slash("game hand"), settle=False)
+        (panel,) = self.fake.interaction_messages(record)
+        assert panel.ephemeral
+        return panel
+
+    def check_image(self, panel: StoredMessage) -> None:
+        """The region image is attached exactly when the step asks for a space."""
+        step = step_in(panel)
+        names = [f.filename for f in panel.attachments]
+        if step in IMAGE_STEPS:
+            assert names == [PANEL_IMAGE], (step, names)
+            image = panel.attachments[0].image()
+            assert image.format == "PNG" and image.width > image.height
+            self.images[step] = self.images.get(step, 0) + 1
+        else:
+            assert PANEL_IMAGE not in names, (step, names)
+
+    async def play(self, rng: random.Random, *, until: set[str], moves: int) -> int:
+        """Random clicks on the panel until every step of ``until`` showed its image and
+        ``moves`` were made (at most MAX_MOVES)."""
+        made, deadline = 0, time.monotonic() + DEADLINE
+        while made < MAX_MOVES and (made < moves or not until <= set(self.images)):
+            assert time.monotonic() < deadline, "the game went too slowly"
+            panel = self.panel
+            if panel is None or not panel.interactive():
+                panel = await self.open_panel()
+            if not panel.interactive():
+                await self.fake.idle(quiet=0.1)  # the AI is moving
+                self.panel = None
+                continue
+            self.check_image(panel)
+            component = rng.choice(panel.interactive())
+            if component["type"] == 2:
+                payload = self.fake.button(component["custom_id"], panel)
+            else:
+                value = rng.choice(component["options"])["value"]
+                payload = self.fake.select(component["custom_id"], [value], panel)
+            record = await self.fake.interact(payload, quiet=0.005)
+            fresh = [m for m in self.fake.interaction_messages(record) if m.interactive()]
+            self.panel = fresh[-1] if fresh else None
+            made += 1
+        return made
+
+
+def assert_no_hand_in_public(fake: FakeDiscord) -> None:
+    patterns = private_patterns()
+    checked = 0
+    for message in fake.public_messages():
+        for version in [*message.history, message.data]:
+            text = StoredMessage(version).text()
+            for pattern in patterns:
+                assert not pattern.search(text), f"private text in public message: {text!r}"
+            checked += 1
+    assert checked > 0
+    private = [m for m in fake.all_messages() if m.ephemeral]
+    assert any(p.search(m.text()) for m in private for p in patterns)  # the check can fail
+
+
+async def test_one_human_and_an_ai_play_through_the_panel(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        table = Table(fake)
+        await table.open()
+        started = fake.last_message()
+        assert t("tuscany.name", "en") in started.content
+        (board,) = started.attachments
+        assert board.filename == "tuscany.png" and board.image().size == (1600, 1000)
+
+        # The first setup decision by slash command, its value from autocomplete.
+        auto = await fake.interact(fake.autocomplete("tuscany region", {"choice": ""},
+                                                     "choice"))
+        assert auto.choices and len(auto.choices) <= 25
+        values = [c["value"] for c in auto.choices]
+        assert "confirm" in values and any(v.startswith("arrange ") for v in values)
+        arrange = next(v for v in values if v.startswith("arrange "))
+        moved = await fake.interact(fake.slash("tuscany region", {"choice": arrange}))
+        (answer,) = fake.interaction_messages(moved)
+        assert answer.ephemeral and "⚠️" not in answer.content
+        assert step_in(answer) == "setup_arrange"  # the preview of the new arrangement
+        table.check_image(answer)
+
+        made = await table.play(random.Random(3), until={"setup_arrange", "space"}, moves=30)
+        assert made >= 30
+        assert {"setup_arrange", "space"} <= set(table.images), table.images
+        game = await bot.service.in_channel(fake.channel_id)
+        assert game is not None
+        assert len([e for e in await bot.service.log(game.id, limit=10_000) if e.seat == 0]) > 20
+
+        boards = [f for m in fake.public_messages() for f in m.attachments
+                  if f.filename == "tuscany.png"]
+        assert len(boards) >= 3
+        assert all(len(f.data) < 1_500_000 for f in boards)
+    assert fake.rejections == []
+    assert_no_hand_in_public(fake)
+
+
+async def test_command_tree_and_messages_respect_discord_limits(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")):
+        tree = fake.commands[None]
+        assert discord_limits.command_problems(tree) == []
+        assert len(tree) <= discord_limits.MAX_GLOBAL_COMMANDS
+        by_name: dict[str, Any] = {c["name"]: c for c in tree}
+        tuscany = by_name["tuscany"]
+        assert {o["name"] for o in tuscany["options"]} == {v.name for v in VERBS}
+        assert tuscany.get("name_localizations", {}).get("fr") == "toscane"
+        assert len(by_name["game"]["options"]) <= discord_limits.MAX_OPTIONS
+        table = Table(fake)
+        await table.open()
+        await table.play(random.Random(8), until=set(), moves=15)
+    for message in fake.all_messages():
+        for version in [*message.history, message.data]:
+            body = {"content": version.get("content"), "components": version["components"],
+                    "embeds": version.get("embeds"), "flags": version.get("flags")}
+            assert discord_limits.message_problems(body) == [], message.id
+    assert fake.rejections == []
