@@ -66,7 +66,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "brick": "Brick", "sandstone": "Sandstone", "clay": "Clay", "glass": "Glass",
         "rubble": "Rubble", "pesos": "Pesos", "workers": "Workers",
         "end.threshold": "victory threshold reached", "end.buildings": "no building left",
-        "end.cubes": "every cube in the box",
+        "end.cubes": "every cube in the box", "buying": "Buying: {building}",
     },
     "fr": {
         "title": "LA HAVANE", "round": "Manche {n}", "goal": "{n} PV pour gagner",
@@ -84,7 +84,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "brick": "Brique", "sandstone": "Grès", "clay": "Argile", "glass": "Verre",
         "rubble": "Gravats", "pesos": "Pesos", "workers": "Ouvriers",
         "end.threshold": "seuil de victoire atteint", "end.buildings": "plus aucun bâtiment",
-        "end.cubes": "tous les cubes dans la boîte",
+        "end.cubes": "tous les cubes dans la boîte", "buying": "Achat : {building}",
     },
 }
 
@@ -254,7 +254,7 @@ def render(
     _header(c, view, names, locale)
     for index, row in enumerate(view["rows"][:2]):
         _row(c, row, BOARD_TOP + index * (TILE_H + ROW_GAP), locale)
-    _side(c, view, locale)
+    _side(c, view, names, locale)
     for (x0, x1), player in zip(_panel_columns(int(view["num_players"])), view["players"],
                                 strict=False):
         _panel(c, view, player, x0, x1, names, locale)
@@ -429,7 +429,7 @@ def _architect_badge(c: _Canvas, x: float, cy: float, w: float, d: float) -> Non
 
 # Side column: pile, centre supply, bag / box / bank.
 
-def _side(c: _Canvas, view: Mapping[str, Any], locale: str) -> None:
+def _side(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     th = c.theme
     x0, y0, x1 = SIDE_X + 16, BOARD_TOP + 14, WIDTH - MARGIN - 16
     for k in (2, 1, 0):
@@ -464,12 +464,36 @@ def _side(c: _Canvas, view: Mapping[str, Any], locale: str) -> None:
         c.fitted(cx, cy0 + 104, _t(kind, locale), 14, step - 4, fill=th.text_muted,
                  face=Face.CONDENSED_BOLD, anchor="mt", min_size=11)
 
+    notes: list[tuple[str, RGB]] = []
+    doing = _in_progress(view, names, locale)
+    if doing:
+        notes.append(("▶ " + doing, shade(th.highlight, 1.7)))
     if view.get("removed_this_round"):
-        ry = cy0 + 166
-        c.box(SIDE_X + 10, ry, WIDTH - MARGIN - 10, ry + 40, fill=shade(th.architect, 1.75),
-              radius=10)
-        c.fitted(x0, ry + 20, "✓ " + _t("removed", locale), 16, x1 - x0,
-                 fill=th.text, face=Face.BOLD, anchor="lm", min_size=12)
+        notes.append(("✓ " + _t("removed", locale), shade(th.architect, 1.75)))
+    for i, (text, colour) in enumerate(notes):
+        ry = cy0 + 166 + i * 50
+        c.box(SIDE_X + 10, ry, WIDTH - MARGIN - 10, ry + 40, fill=colour, radius=10)
+        c.fitted(x0, ry + 20, text, 16, x1 - x0, fill=th.text, face=Face.BOLD, anchor="lm",
+                 min_size=12)
+
+
+def _in_progress(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """The card being carried out (and whom it targets) or the building being paid for."""
+    context: Mapping[str, Any] | None = view.get("context")
+    if view["phase"] != "actions" or not context:
+        return ""
+    if context.get("building") is not None:
+        b = BUILDINGS[int(context["building"])]
+        return _t("buying", locale, building=b.name_fr if locale == "fr" else b.name_en)
+    if not context.get("card"):
+        return ""
+    text = card_name(str(context["card"]), locale)
+    # While a thief's victim is being chosen the targets are only candidates: not shown.
+    choosing = str(view.get("step") or "").endswith("_target")
+    targets = [_name(names, int(seat)) for seat in context.get("targets") or []]
+    if targets and not choosing:
+        text += " → " + ", ".join(targets)
+    return text
 
 
 # Player panels.

@@ -200,6 +200,9 @@ MUTATIONS: dict[str, Callable[[dict[str, Any]], None]] = {
     "protection": lambda v: v["players"][2].update(protected=not v["players"][2]["protected"]),
     "used card": lambda v: v["players"][v["current"]]["used"].clear(),
     "goal": lambda v: v.update(vp_to_win=v["vp_to_win"] + 1),
+    "card in progress": lambda v: v["context"].update(card="mama"),
+    "building being bought": lambda v: v["context"].update(card=None, building=1),
+    "tax targets": lambda v: v["context"].update(targets=[1, 2]),
 }
 
 
