@@ -232,3 +232,24 @@ def test_spectator_views_of_real_games_render(seed: int, num_players: int) -> No
     for phase in PHASES:
         img = draw(havana_states.view_at(phase, num_players, seed), "fr" if seed % 2 else "en")
         assert img.mode == "RGB" and img.size == (havana.WIDTH, havana.HEIGHT)
+
+
+def test_many_buildings_stay_inside_their_panel() -> None:
+    """Thirty buildings overflow into "+N more" and draw nothing outside the seat's panel."""
+    view = load_fixture("havana_over_4p")
+    crowded = copy.deepcopy(view)
+    crowded["players"][0]["buildings"] = sorted(BUILDINGS)[:30]
+    a, b = draw(view), draw(crowded)
+    assert mean_difference(a, b) > DEFAULT_TOLERANCE
+    x0, x1 = havana._panel_columns(4)[0]
+    hidden = (0, havana.PANEL_TOP - 4, round(x1) + 4, havana.HEIGHT)  # the panel and its frame
+    for img in (a, b):
+        img.paste((0, 0, 0), hidden)
+    assert same_pixels(a, b)
+
+
+def test_missing_display_names_fall_back_to_seat_numbers() -> None:
+    view = load_fixture("havana_cover_4p")
+    short = havana.render(view, names=["Alice"])
+    assert same_pixels(short, havana.render(view, names=["Alice", "", "", ""]))
+    assert mean_difference(short, draw(view)) > DEFAULT_TOLERANCE
