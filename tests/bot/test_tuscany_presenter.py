@@ -47,7 +47,9 @@ def test_a_whole_game_is_worded_without_missing_keys(locale: str) -> None:
 
 
 def test_the_hand_is_in_its_owners_panel_only_as_counts_per_colour() -> None:
-    view = ENGINE.view(tuscany_states.play_until(2, 11, tuscany_states.rich_mid_game), 0)
+    state = tuscany_states.play_until(2, 11, tuscany_states.rich_mid_game)
+    assert state is not None
+    view = ENGINE.view(state, 0)
     hand = view["players"][0]["hand"]
     text = PRESENTER.panel_text(view, 0, "en")
     first = text.splitlines()[0]

@@ -135,7 +135,8 @@ def assert_no_hand_in_public(fake: FakeDiscord) -> None:
 async def test_one_human_and_an_ai_play_through_the_panel(
         fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
     fake = fake_discord
-    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")) as bot:
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    async with run_bot(bot):
         table = Table(fake)
         await table.open()
         started = fake.last_message()

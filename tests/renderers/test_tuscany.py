@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import statistics
 import time
+from functools import partial
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from PIL import Image, ImageChops
 
 from engines.base import Action
 from engines.tuscany.engine import ENGINE
+from engines.tuscany.state import State
 from renderers import tuscany
 from renderers.common import encode_png
 from renderers.tuscany_region import region_centres
@@ -22,6 +24,10 @@ from tests.renderers.regenerate import GOLDENS, NAMES, render_golden
 
 TUSCANY = [g for g in GOLDENS if g.name.startswith("tuscany_")]
 MAX_PNG_BYTES = 1_500_000
+
+
+def in_phase(phase: str, state: State) -> bool:
+    return state.phase == phase
 
 
 def same(a: Image.Image, b: Image.Image) -> bool:
@@ -61,8 +67,13 @@ def test_goldens_cover_boards_of_two_and_four_and_a_region() -> None:
 def test_no_card_of_a_hand_is_drawn(fixture: str, seat: int) -> None:
     view = load_fixture(fixture)
     assert "hand" in view["players"][seat]  # an owner's view: the test can fail
-    for draw in (lambda v: tuscany.render(v, names=NAMES),
-                 lambda v: tuscany.render_region(v, seat, names=NAMES, labels=True)):
+    def board(v: dict[str, Any]) -> Image.Image:
+        return tuscany.render(v, names=NAMES)
+
+    def region(v: dict[str, Any]) -> Image.Image:
+        return tuscany.render_region(v, seat, names=NAMES, labels=True)
+
+    for draw in (board, region):
         image = draw(view)
         assert same(image, draw(without_hands(view)))
         assert same(image, draw(other_hands(view)))
@@ -118,7 +129,7 @@ def test_region_shows_its_arrangement() -> None:
 def test_every_phase_draws(players: int) -> None:
     seen = set()
     for stop in ("arrange", "castle", "improve", "play", "over"):
-        state = tuscany_states.play_until(players, 5, lambda s, p=stop: s.phase == p)
+        state = tuscany_states.play_until(players, 5, partial(in_phase, stop))
         assert state is not None, stop
         view = ENGINE.view(state, None)
         for locale in ("en", "fr"):
