@@ -83,6 +83,14 @@ def _storage(me: dict[str, Any], locale: str) -> str:
     return t("tuscany.panel.storage", locale, slots=" · ".join(slots) or "—")
 
 
+def _arrangement(me: dict[str, Any], locale: str) -> str:
+    """The arrangement in the terms of the choices (and of ``/tuscany region`` typed)."""
+    a = me["arrangement"]
+    return t("tuscany.panel.arrangement", locale, arrangement=t(
+        "tuscany.choice.arrange", locale, order=a["order"].upper(), turns=a["turns"],
+        shifts=a["shifts"]))
+
+
 def _pending(view: dict[str, Any], locale: str) -> list[str]:
     pending = view.get("pending")
     if not pending or pending.get("tile") is None:
@@ -116,6 +124,8 @@ class TuscanyPresenter:
               jokers=jokers, red=me["red"], green=me["green"]),
             *_pending(view, locale),
         ]
+        if view["phase"] == "arrange":
+            lines.append(_arrangement(me, locale))
         if seat in view.get("active", []):
             lines.append(t(f"tuscany.panel.ask.{step_of(view)}", locale))
             if view["phase"] == "play" and view.get("marble_used"):

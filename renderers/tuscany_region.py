@@ -448,6 +448,19 @@ def head_line(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: fl
              face=Face.BOLD, anchor="lm", min_size=h * 0.3)
 
 
+def _module_badges(c: Canvas, arrangement: Mapping[str, Any], x0: float, y0: float) -> None:
+    """Over each module: its letter, ↻ if turned, ↓ if shifted (the arrange choices' terms)."""
+    th = c.theme
+    order, turns, shifts = (str(arrangement[k]) for k in ("order", "turns", "shifts"))
+    for pos in range(3):
+        text = order[pos].upper() + (" ↻" if turns[pos] == "1" else "") + (
+            " ↓" if shifts[pos] == "1" else "")
+        cx = x0 + REGION_R + (2 * pos + 0.5) * 1.5 * REGION_R
+        w = c.width(text, 16, Face.BOLD) + 18
+        c.box(cx - w / 2, y0, cx + w / 2, y0 + 22, fill=th.header, radius=8)
+        c.text(cx, y0 + 11, text, 16, fill=th.header_text, face=Face.BOLD, anchor="mm")
+
+
 def render_region(
     view: Mapping[str, Any],
     seat: int,
@@ -470,6 +483,8 @@ def render_region(
     bx, by = region_board_origin()
     c.box(bx - 10, by - 10, bx + bw + 10, by + bh + 10, fill=th.board, radius=14)
     draw_board(c, player, bx, by, REGION_R, labels=labels)
+    if view.get("phase") == "arrange":
+        _module_badges(c, player["arrangement"], bx, REGION_HEAD_H + 3)
     ix = bx + bw + 36
     c.box(ix - 14, REGION_HEAD_H + 16, REGION_W - 16, REGION_H - 16, fill=th.panel,
           outline=th.panel_border, width=2, radius=12)
