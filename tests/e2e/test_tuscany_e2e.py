@@ -27,7 +27,8 @@ LOCALES_DIR = Path(__file__).resolve().parents[2] / "bot" / "locales"
 PRIVATE_KEYS = ("tuscany.panel.hand", "tuscany.ev.draw_private")
 IMAGE_STEPS = ("setup_arrange", "setup_castle", "space")
 PANEL_IMAGE = "tuscany_panel.png"
-MAX_MOVES = 160
+PREFERRED = {"confirm", "place", "tile", "space"}
+MAX_MOVES = 200
 DEADLINE = 90.0
 
 
@@ -91,6 +92,24 @@ class Table:
         else:
             assert PANEL_IMAGE not in names, (step, names)
 
+    def decision(self, panel: StoredMessage, rng: random.Random) -> dict[str, Any]:
+        """A random legal click; most of the time one that leads to a space or out of setup
+        when offered, so a short game reaches the steps under test whatever its seed."""
+        offered = []  # (component, action text)
+        for component in panel.interactive():
+            if component["type"] == 2:  # ludo:do:<game>:<version>:<action>, or undo
+                parts = component["custom_id"].split(":", 4)
+                action = parts[4].replace("~", " ") if parts[1] == "do" else ""
+                offered.append((component, action))
+            else:
+                offered += [(component, o["value"]) for o in component["options"]]
+        preferred = [o for o in offered if o[1].split(" ")[0] in PREFERRED]
+        component, action = rng.choice(preferred if preferred and rng.random() < 0.7
+                                       else offered)
+        if component["type"] == 2:
+            return self.fake.button(component["custom_id"], panel)
+        return self.fake.select(component["custom_id"], [action], panel)
+
     async def play(self, rng: random.Random, *, until: set[str], moves: int) -> int:
         """Random clicks on the panel until every step of ``until`` showed its image and
         ``moves`` were made (at most MAX_MOVES)."""
@@ -105,12 +124,7 @@ class Table:
                 self.panel = None
                 continue
             self.check_image(panel)
-            component = rng.choice(panel.interactive())
-            if component["type"] == 2:
-                payload = self.fake.button(component["custom_id"], panel)
-            else:
-                value = rng.choice(component["options"])["value"]
-                payload = self.fake.select(component["custom_id"], [value], panel)
+            payload = self.decision(panel, rng)
             record = await self.fake.interact(payload, quiet=0.005)
             fresh = [m for m in self.fake.interaction_messages(record) if m.interactive()]
             self.panel = fresh[-1] if fresh else None
