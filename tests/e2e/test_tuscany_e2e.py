@@ -93,14 +93,14 @@ class Table:
             assert PANEL_IMAGE not in names, (step, names)
 
     def decision(self, panel: StoredMessage, rng: random.Random) -> dict[str, Any]:
-        """A random legal click; most of the time one that leads to a space or out of setup
+        """A random move; most of the time one that leads to a space or out of setup
         when offered, so a short game reaches the steps under test whatever its seed."""
-        offered = []  # (component, action text)
+        offered = []  # (component, action text); the take-back button is left alone
         for component in panel.interactive():
-            if component["type"] == 2:  # ludo:do:<game>:<version>:<action>, or undo
-                parts = component["custom_id"].split(":", 4)
-                action = parts[4].replace("~", " ") if parts[1] == "do" else ""
-                offered.append((component, action))
+            if component["type"] == 2:
+                parts = component["custom_id"].split(":", 4)  # ludo:do:<game>:<ver>:<action>
+                if parts[1] == "do":
+                    offered.append((component, parts[4].replace("~", " ")))
             else:
                 offered += [(component, o["value"]) for o in component["options"]]
         preferred = [o for o in offered if o[1].split(" ")[0] in PREFERRED]
@@ -129,6 +129,7 @@ class Table:
             fresh = [m for m in self.fake.interaction_messages(record) if m.interactive()]
             self.panel = fresh[-1] if fresh else None
             made += 1
+        await self.fake.idle()  # a fresh panel for a stale click may still be on its way
         return made
 
 
@@ -176,7 +177,7 @@ async def test_one_human_and_an_ai_play_through_the_panel(
         assert {"setup_arrange", "space"} <= set(table.images), table.images
         game = await bot.service.in_channel(fake.channel_id)
         assert game is not None
-        assert len([e for e in await bot.service.log(game.id, limit=10_000) if e.seat == 0]) > 20
+        assert len([e for e in await bot.service.log(game.id, limit=10_000) if e.seat == 0]) >= 10
 
         boards = [f for m in fake.public_messages() for f in m.attachments
                   if f.filename == "tuscany.png"]
