@@ -397,17 +397,28 @@ class GameService:
         with _logged("act", game=game_id, user=user_id, action=repr(action)):
             async with self._locks[game_id]:
                 game, engine, state = await self._load_active(game_id)
-                if expected_version is not None and expected_version != game.version:
-                    raise errors.StaleVersion(game_id=game_id, version=game.version)
                 seat = game.seat_of(user_id)
                 if seat is None:
                     raise errors.NotSeated(game_id=game_id)
+                if expected_version is not None and expected_version != game.version \
+                        and not await self._only_others_moved(game, seat.seat, expected_version):
+                    raise errors.StaleVersion(game_id=game_id, version=game.version)
                 if seat.seat not in engine.active_players(state):
                     raise NotYourTurn(f"seat {seat.seat} is not awaited")
                 result = await self._apply(game, engine, state, seat.seat,
                                            Action.parse(action))
                 await self.repo.reset_misses(game_id, seat.seat)  # back in time: 0 misses
                 return result
+
+    async def _only_others_moved(self, game: GameInfo, seat: int, since: int) -> bool:
+        """A panel drawn at ``since`` is still this seat's if every entry after it is another
+        seat's plain move (e.g. the AI's pick in a simultaneous step): the click keeps its
+        meaning and the engine checks it is still legal. The seat's own move, a move made for
+        it on timeout, or an undo since makes the panel out of date."""
+        if since > game.version:
+            return False
+        later = [row for row in await self.repo.history(game.id) if row.seq > since]
+        return all(row.seat != seat and not row.is_undo and not row.undone for row in later)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
                        choose: Callable[[Engine, Any, GameInfo], Action]) -> MoveResult | None:

@@ -241,11 +241,23 @@ async def test_every_move_error(service: GameService) -> None:
     await service.act(game_id, ANN, "go 1")
     with pytest.raises(NotYourTurn):
         await service.act(game_id, ANN, "go 1")
-    with pytest.raises(errors.StaleVersion):
-        await service.act(game_id, BOB, "go 1", expected_version=0)
+    with pytest.raises(errors.StaleVersion):  # her own move since the panel was drawn
+        await service.act(game_id, ANN, "go 2", expected_version=0)
+    with pytest.raises(errors.StaleVersion):  # a version that does not exist yet
+        await service.act(game_id, BOB, "go 1", expected_version=7)
     with pytest.raises(errors.UnknownGame):
         await service.act(12345, ANN, "go 1")
     assert (await service.get(game_id)).version == 1
+
+
+async def test_a_panel_outdated_only_by_other_seats_still_acts(service: GameService) -> None:
+    # Bob's panel was drawn before Ann's hidden pick: his choice keeps its meaning.
+    game_id = await _started(service)
+    await service.act(game_id, ANN, "go 1", expected_version=0)
+    result = await service.act(game_id, BOB, "go 2", expected_version=0)
+    assert result.game.version == 2
+    log = await service.log(game_id, limit=10)
+    assert [(e.seat, e.action) for e in log] == [(0, "go 1"), (1, "go 2")]
 
 
 async def test_panel_and_boards(service: GameService, render: FakeRender) -> None:

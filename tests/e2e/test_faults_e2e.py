@@ -32,6 +32,7 @@ async def test_forbidden_and_rate_limited_channel_posts_keep_every_move(
         fake.fail_next("POST", CHANNEL_POST, status=403, code=50013, times=2)
         fake.fail_next("POST", CHANNEL_POST, status=429, retry_after=0.05, times=1)
         await table.play(rng, moves=6)
+        await fake.idle()  # the rate-limited post is retried after retry_after
         statuses = await _turn_posts(fake, mark)
         assert 403 in statuses and 429 in statuses and 200 in statuses
 
