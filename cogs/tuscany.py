@@ -9,14 +9,22 @@ commands take are printed on it.
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import Any
 
+import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import play
 from bot.app import LudoBot
 from bot.commands import Verb, game_group
+from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t
 from bot.presenter import PanelImage
+from bot.translator import L
+from renderers.common import encode_png
 from renderers.tuscany import render_region
 
 KEY = "tuscany"
@@ -154,6 +162,37 @@ class Tuscany(commands.Cog):
         self.bot = bot
         self.group = game_group(KEY, "Play The Castles of Tuscany: region, tiles, payments",
                                 VERBS)
+        self.group.add_command(app_commands.Command(
+            name=L("look", "cmd.tuscany.look"),
+            description=L("A closer look at a player's region (only you see it)",
+                          "cmd.tuscany.look.desc"),
+            callback=self.look))
+
+    @app_commands.describe(player=L("Seat number (default: yours, else the first)",
+                                    "cmd.tuscany.look.player"))
+    async def look(self, interaction: discord.Interaction[Any],
+                   player: app_commands.Range[int, 1, 4] | None = None) -> None:
+        """Any player's region, larger, from the public view (no card is ever drawn)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = play.user_locale(interaction)
+        try:
+            game = await self.bot.service.in_channel(interaction.channel_id or 0)
+            if game is None or game.game_key != KEY:
+                raise NoGameHere()
+            own = game.seat_of(interaction.user.id)
+            seat = player - 1 if player is not None else (own.seat if own else 0)
+            if not 0 <= seat < len(game.seats):
+                raise ServiceError(key="service.not_seated")
+            view = await self.bot.service.view(game.id, None)
+        except ServiceError as err:
+            await play.report_error(interaction, err)
+            return
+        names = [s.name for s in game.seats]
+        png = await asyncio.to_thread(
+            lambda: encode_png(render_region(view, seat, names=names, locale=locale)))
+        await interaction.followup.send(
+            t("tuscany.panel.region_of", locale, name=names[seat]),
+            file=discord.File(io.BytesIO(png), filename="region.png"), ephemeral=True)
 
     async def cog_load(self) -> None:
         self.bot.presenters[KEY] = TuscanyPresenter()

@@ -196,7 +196,7 @@ async def test_command_tree_and_messages_respect_discord_limits(
         assert len(tree) <= discord_limits.MAX_GLOBAL_COMMANDS
         by_name: dict[str, Any] = {c["name"]: c for c in tree}
         tuscany = by_name["tuscany"]
-        assert {o["name"] for o in tuscany["options"]} == {v.name for v in VERBS}
+        assert {o["name"] for o in tuscany["options"]} == {v.name for v in VERBS} | {"look"}
         assert tuscany.get("name_localizations", {}).get("fr") == "toscane"
         assert len(by_name["game"]["options"]) <= discord_limits.MAX_OPTIONS
         table = Table(fake)
@@ -208,3 +208,22 @@ async def test_command_tree_and_messages_respect_discord_limits(
                     "embeds": version.get("embeds"), "flags": version.get("flags")}
             assert discord_limits.message_problems(body) == [], message.id
     assert fake.rejections == []
+
+
+async def test_look_shows_any_region_privately(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")):
+        table = Table(fake)
+        await table.open()
+        public_before = len(fake.public_messages())
+        for options in ({}, {"player": 2}):
+            record = await fake.interact(fake.slash("tuscany look", options, user="bob"))
+            (answer,) = fake.interaction_messages(record)
+            assert answer.ephemeral and [f.filename for f in answer.attachments] == ["region.png"]
+            image = answer.attachments[0].image()
+            assert image.format == "PNG" and image.width > 200
+        assert len(fake.public_messages()) == public_before  # nothing posted publicly
+        record = await fake.interact(fake.slash("tuscany look", {"player": 4}))
+        (refusal,) = fake.interaction_messages(record)
+        assert refusal.ephemeral and "⚠️" in refusal.content
