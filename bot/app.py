@@ -57,6 +57,8 @@ class LudoBot(commands.Bot):
                                         clock=service.clock)
         self.absence = Absence(service, clock=service.clock)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._ai_again: set[int] = set()  # asked again while its runner was busy
+        self._closing = False
 
     # ------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
@@ -84,6 +86,7 @@ class LudoBot(commands.Bot):
                  len(DYNAMIC_ITEMS))
 
     async def close(self) -> None:
+        self._closing = True  # no AI runner may start once the database is closing
         await self.scheduler.stop()
         await self.deadlines.stop()
         for task in list(self._ai_tasks.values()):
@@ -98,9 +101,11 @@ class LudoBot(commands.Bot):
 
     def schedule_ai(self, game_id: int) -> None:
         """Run the game's pending AI moves in the background (one runner per game)."""
+        if self._closing:
+            return
         running = self._ai_tasks.get(game_id)
         if running is not None and not running.done():
-            running.add_done_callback(lambda _t: self.schedule_ai(game_id))
+            self._ai_again.add(game_id)  # the runner looks once more before it stops
             return
         task = asyncio.create_task(self._run_ai(game_id), name=f"ai-{game_id}")
         self._ai_tasks[game_id] = task
@@ -108,6 +113,9 @@ class LudoBot(commands.Bot):
     async def _run_ai(self, game_id: int) -> None:
         try:
             await play.run_ai(self, game_id)
+            while game_id in self._ai_again and not self._closing:
+                self._ai_again.discard(game_id)
+                await play.run_ai(self, game_id)
         except asyncio.CancelledError:
             raise
         except Exception:
