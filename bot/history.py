@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import errors
 from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
+from bot.render import off_loop
 from bot.storage.base import LogRow, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
@@ -404,7 +405,7 @@ async def animation(history: History, game_id: int, locale: str) -> Animation:
         raise errors.Forbidden(key="history.animation_unavailable")
     started = time.perf_counter()
     async with _ANIMATION_SLOT:
-        data, frames = await asyncio.to_thread(draw_animation, engine, game, moves, locale)
+        data, frames = await off_loop(draw_animation, engine, game, moves, locale)
     return Animation(data, frames, time.perf_counter() - started)
 
 

@@ -7,7 +7,6 @@ present its result. Nothing here knows a game's rules: panels come from the engi
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
@@ -21,6 +20,7 @@ from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
 from bot.i18n import error_text, normalise, t, tm
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
+from bot.render import off_loop
 from bot.ui import (
     CancelVoteButton,
     MuteButton,
@@ -168,7 +168,7 @@ async def panel_file(bot: LudoBot, panel: Panel, locale: str) -> discord.File | 
         image = presenter.panel_image(panel.view, panel.seat, locale)
         return None if image is None else encode_png(image)
 
-    data = await asyncio.to_thread(draw)
+    data = await off_loop(draw)
     if data is None:
         return None
     return discord.File(io.BytesIO(data), filename=f"{panel.game.game_key}_panel.png")

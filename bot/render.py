@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import importlib
 import weakref
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 CONCURRENT_RENDERS = 2
 _semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -37,8 +39,13 @@ def render_sync(game_key: str, view: Mapping[str, Any], names: Sequence[str],
     return data
 
 
+async def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """Run Pillow work (drawing, encoding, animating) in a thread, at most 2 at a time."""
+    async with _semaphore():
+        return await asyncio.to_thread(work, *args)
+
+
 async def render_board(game_key: str, view: Mapping[str, Any], names: Sequence[str],
                        locale: str) -> bytes:
     """PNG bytes of ``view`` drawn by ``renderers.<game_key>``."""
-    async with _semaphore():
-        return await asyncio.to_thread(render_sync, game_key, view, names, locale)
+    return await off_loop(render_sync, game_key, view, names, locale)

@@ -9,7 +9,6 @@ commands take are printed on it.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -23,6 +22,7 @@ from bot.commands import Verb, game_group
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t
 from bot.presenter import PanelImage
+from bot.render import off_loop
 from bot.translator import L
 from renderers.common import encode_png
 from renderers.tuscany import render_region
@@ -188,7 +188,7 @@ class Tuscany(commands.Cog):
             await play.report_error(interaction, err)
             return
         names = [s.name for s in game.seats]
-        png = await asyncio.to_thread(
+        png = await off_loop(
             lambda: encode_png(render_region(view, seat, names=names, locale=locale)))
         await interaction.followup.send(
             t("tuscany.panel.region_of", locale, name=names[seat]),
