@@ -1,4 +1,5 @@
-"""What every board renderer shares: the theme, the bundled fonts, text fitting, PNG encoding.
+"""What every board renderer shares: the theme, the bundled fonts, text fitting, the canvas
+in board units, PNG encoding.
 
 Colours are named by the role they play (python-chess's ``svg.board`` colour map), so a
 renderer never hard-codes a colour and a theme can be swapped whole. Fonts come from
@@ -9,10 +10,12 @@ machine's own fonts are never used, so an image looks the same everywhere.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -117,6 +120,95 @@ def fit_font(
             return fnt, text
     fnt = font(min_size, face)
     return fnt, ellipsize(text, fnt, max_width)
+
+
+ThemeT = TypeVar("ThemeT", bound=Theme)
+
+
+class Canvas(Generic[ThemeT]):
+    """ImageDraw in board units: every coordinate and size is multiplied by ``scale`` here.
+
+    A renderer lays its board out once at scale 1 and gets any size for free. Generic over
+    the theme so a game's own colours (a :class:`Theme` subclass) stay typed on
+    ``canvas.theme``. Boxes and circles end one pixel before ``x1``/``y1``, so shapes that
+    share an edge tile without overlapping; an outline is at least one pixel wide.
+    """
+
+    def __init__(self, img: Image.Image, theme: ThemeT, scale: float) -> None:
+        self.img = img
+        self.draw = ImageDraw.Draw(img)
+        self.theme = theme
+        self.scale = scale
+
+    def s(self, v: float) -> int:
+        return round(v * self.scale)
+
+    def font(self, size: float, face: Face = Face.REGULAR) -> ImageFont.FreeTypeFont:
+        return font(self.s(size), face)
+
+    def box(
+        self, x0: float, y0: float, x1: float, y1: float, *, fill: RGB | None = None,
+        outline: RGB | None = None, width: float = 0, radius: float = 0,
+    ) -> None:
+        xy = (self.s(x0), self.s(y0), self.s(x1) - 1, self.s(y1) - 1)
+        w = max(1, self.s(width)) if outline else 0
+        if radius:
+            self.draw.rounded_rectangle(xy, self.s(radius), fill=fill, outline=outline, width=w)
+        else:
+            self.draw.rectangle(xy, fill=fill, outline=outline, width=w)
+
+    def circle(
+        self, cx: float, cy: float, d: float, *, fill: RGB, outline: RGB | None = None,
+        width: float = 0,
+    ) -> None:
+        r = d / 2
+        xy = (self.s(cx - r), self.s(cy - r), self.s(cx + r) - 1, self.s(cy + r) - 1)
+        w = max(1, self.s(width)) if outline else 0
+        self.draw.ellipse(xy, fill=fill, outline=outline, width=w)
+
+    def polygon(
+        self, points: Sequence[tuple[float, float]], *, fill: RGB | None,
+        outline: RGB | None = None, width: float = 1,
+    ) -> None:
+        pts = [(self.s(x), self.s(y)) for x, y in points]
+        w = max(1, self.s(width)) if outline else 0
+        self.draw.polygon(pts, fill=fill, outline=outline, width=w)
+
+    def line(
+        self, a: tuple[float, float], b: tuple[float, float], *, fill: RGB, width: float,
+    ) -> None:
+        self.draw.line([(self.s(a[0]), self.s(a[1])), (self.s(b[0]), self.s(b[1]))],
+                       fill=fill, width=max(1, self.s(width)))
+
+    def text(
+        self, x: float, y: float, text: str, size: float, *, fill: RGB,
+        face: Face = Face.REGULAR, anchor: str = "la",
+    ) -> None:
+        self.draw.text((self.s(x), self.s(y)), text, font=self.font(size, face), fill=fill,
+                       anchor=anchor)
+
+    def fitted(
+        self, x: float, y: float, text: str, size: float, max_w: float, *, fill: RGB,
+        face: Face = Face.REGULAR, anchor: str = "la", min_size: float | None = None,
+    ) -> None:
+        """Text shrunk (down to ``min_size``) then ellipsised to fit ``max_w``."""
+        fnt, shown = fit_font(text, self.s(max_w), self.s(size),
+                              self.s(min_size if min_size is not None else size), face)
+        self.draw.text((self.s(x), self.s(y)), shown, font=fnt, fill=fill, anchor=anchor)
+
+    def number(
+        self, cx: float, cy: float, text: str, size: float, *, fill: RGB,
+        face: Face = Face.BOLD,
+    ) -> None:
+        """Short text centred on its ink box (digits and glyphs sit high with anchors)."""
+        fnt = self.font(size, face)
+        left, top, right, bottom = fnt.getbbox(text)
+        self.draw.text((self.s(cx) - (left + right) / 2, self.s(cy) - (top + bottom) / 2),
+                       text, font=fnt, fill=fill)
+
+    def width(self, text: str, size: float, face: Face = Face.REGULAR) -> float:
+        """Width of ``text`` in board units."""
+        return float(self.font(size, face).getlength(text)) / self.scale
 
 
 def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int) -> list[str]:

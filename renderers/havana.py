@@ -17,17 +17,16 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engines.havana.data import BUILDINGS, CARDS
 from renderers.common import (
     DEFAULT_THEME,
     RGB,
+    Canvas,
     Face,
     Theme,
     contrast_text,
-    fit_font,
-    font,
     shade,
     wrap,
 )
@@ -104,73 +103,8 @@ def building_name(building: Mapping[str, Any], locale: str) -> str:
     return names.get(locale) or names["en"]
 
 
-class _Canvas:
-    """ImageDraw in board units: every coordinate and size is multiplied by ``scale`` here."""
-
-    def __init__(self, img: Image.Image, theme: Theme, scale: float) -> None:
-        self.img = img
-        self.draw = ImageDraw.Draw(img)
-        self.theme = theme
-        self.scale = scale
-
-    def s(self, v: float) -> int:
-        return round(v * self.scale)
-
-    def font(self, size: float, face: Face = Face.REGULAR) -> Any:
-        return font(self.s(size), face)
-
-    def box(
-        self, x0: float, y0: float, x1: float, y1: float, *, fill: RGB | None = None,
-        outline: RGB | None = None, width: float = 0, radius: float = 0,
-    ) -> None:
-        xy = (self.s(x0), self.s(y0), self.s(x1) - 1, self.s(y1) - 1)
-        w = max(1, self.s(width)) if outline else 0
-        if radius:
-            self.draw.rounded_rectangle(xy, self.s(radius), fill=fill, outline=outline, width=w)
-        else:
-            self.draw.rectangle(xy, fill=fill, outline=outline, width=w)
-
-    def circle(
-        self, cx: float, cy: float, d: float, *, fill: RGB, outline: RGB | None = None,
-        width: float = 0,
-    ) -> None:
-        r = d / 2
-        xy = (self.s(cx - r), self.s(cy - r), self.s(cx + r) - 1, self.s(cy + r) - 1)
-        w = max(1, self.s(width)) if outline else 0
-        self.draw.ellipse(xy, fill=fill, outline=outline, width=w)
-
-    def text(
-        self, x: float, y: float, text: str, size: float, *, fill: RGB,
-        face: Face = Face.REGULAR, anchor: str = "la",
-    ) -> None:
-        self.draw.text((self.s(x), self.s(y)), text, font=self.font(size, face), fill=fill,
-                       anchor=anchor)
-
-    def fitted(
-        self, x: float, y: float, text: str, size: float, max_w: float, *, fill: RGB,
-        face: Face = Face.REGULAR, anchor: str = "la", min_size: float | None = None,
-    ) -> None:
-        """Text shrunk (down to ``min_size``) then ellipsised to fit ``max_w``."""
-        fnt, shown = fit_font(text, self.s(max_w), self.s(size),
-                              self.s(min_size if min_size is not None else size), face)
-        self.draw.text((self.s(x), self.s(y)), shown, font=fnt, fill=fill, anchor=anchor)
-
-    def number(
-        self, cx: float, cy: float, text: str, size: float, *, fill: RGB,
-        face: Face = Face.BOLD,
-    ) -> None:
-        """A short number centred on its ink (digits sit high with the usual anchors)."""
-        fnt = self.font(size, face)
-        left, top, right, bottom = fnt.getbbox(text)
-        x = self.s(cx) - (left + right) / 2
-        y = self.s(cy) - (top + bottom) / 2
-        self.draw.text((x, y), text, font=fnt, fill=fill)
-
-    def width(self, text: str, size: float, face: Face = Face.REGULAR) -> float:
-        """Width of ``text`` in board units."""
-        return float(self.font(size, face).getlength(text)) / self.scale
-
-    # Resource icons, with their count drawn inside.
+class _Canvas(Canvas[Theme]):
+    """The shared canvas plus Havana's resource pieces, each with its count drawn inside."""
 
     def cube(self, cx: float, cy: float, d: float, material: str, count: int | None,
              *, faded: bool = False) -> None:
@@ -590,7 +524,7 @@ def _protected(c: _Canvas, right: float, cy: float, locale: str) -> None:
     c.box(right - w, cy - 15, right, cy + 15, fill=th.protected, radius=8)
     sx, sy = right - w + 8, cy - 10
     points = [(sx, sy), (sx + 18, sy), (sx + 18, sy + 9), (sx + 9, sy + 20), (sx, sy + 9)]
-    c.draw.polygon([(c.s(px), c.s(py)) for px, py in points], fill=th.text_on_dark)
+    c.polygon(points, fill=th.text_on_dark)
     c.text(right - 8, cy, label, 14, fill=th.text_on_dark, face=Face.CONDENSED_BOLD,
            anchor="rm")
 

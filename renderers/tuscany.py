@@ -23,7 +23,7 @@ from renderers.tuscany_region import (
     COLOUR_CODES,
     DEFAULT_TUSCANY_THEME,
     IMPROVEMENTS,
-    Canvas,
+    TuscanyCanvas,
     TuscanyTheme,
     board_size,
     card_icon,
@@ -70,7 +70,7 @@ def render(
     """
     players: list[Mapping[str, Any]] = list(view["players"])
     img = _background(len(players), theme, scale).copy()
-    c = Canvas(img, theme, scale)
+    c = TuscanyCanvas(img, theme, scale)
     _header(c, view, names, locale)
     y = _display(c, view, locale, TOP)
     y = _supply(c, view, locale, y + 10)
@@ -86,7 +86,7 @@ def render(
 def _background(num_players: int, theme: TuscanyTheme, scale: float) -> Image.Image:
     """What does not depend on the game: backdrop and header bar."""
     img = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), theme.background)
-    Canvas(img, theme, scale).box(0, 0, WIDTH, HEADER_H, fill=theme.header)
+    TuscanyCanvas(img, theme, scale).box(0, 0, WIDTH, HEADER_H, fill=theme.header)
     return img
 
 
@@ -113,7 +113,7 @@ def _winners(view: Mapping[str, Any]) -> set[int]:
 
 # ---------------------------------------------------------------- header
 
-def _header(c: Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def _header(c: TuscanyCanvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     th = c.theme
     title = tr("title", locale)
     c.text(MARGIN, HEADER_H / 2, title, 24, fill=th.header_text, face=Face.BOLD, anchor="lm")
@@ -149,7 +149,7 @@ def _status(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
 
 # ---------------------------------------------------------------- side column
 
-def _section(c: Canvas, y0: float, h: float, title: str, right: str = "") -> None:
+def _section(c: TuscanyCanvas, y0: float, h: float, title: str, right: str = "") -> None:
     th = c.theme
     c.box(SIDE_X0, y0, SIDE_X1, y0 + h, fill=th.panel, outline=th.panel_border, width=2,
           radius=12)
@@ -159,7 +159,7 @@ def _section(c: Canvas, y0: float, h: float, title: str, right: str = "") -> Non
                anchor="ra")
 
 
-def _display(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
+def _display(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
     """The 8 face-up tiles, 2 rows of 4, numbered 1-8 like the pick choices."""
     th = c.theme
     h = 190.0
@@ -180,7 +180,7 @@ def _display(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> floa
     return y0 + h
 
 
-def _supply(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
+def _supply(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
     th = c.theme
     h = 148.0
     _section(c, y0, h, tr("supply", locale))
@@ -208,7 +208,7 @@ def _supply(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> float
     return y0 + h
 
 
-def _bonuses(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
+def _bonuses(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
     """Each colour's bonus tile: its current side's points, the side, who claimed it."""
     th = c.theme
     h = 192.0
@@ -239,7 +239,7 @@ def _bonuses(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> floa
     return y0 + h
 
 
-def _improvement_supply(c: Canvas, view: Mapping[str, Any], locale: str, y0: float) -> None:
+def _improvement_supply(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> None:
     _section(c, y0, 96, tr("improvements", locale))
     supply: Mapping[str, int] = view["improvement_supply"]
     w = (SIDE_X1 - SIDE_X0 - 24 - 4 * 6) / 5
@@ -250,7 +250,7 @@ def _improvement_supply(c: Canvas, view: Mapping[str, Any], locale: str, y0: flo
 
 # ---------------------------------------------------------------- seat panels
 
-def _panel(c: Canvas, view: Mapping[str, Any], p: Mapping[str, Any],
+def _panel(c: TuscanyCanvas, view: Mapping[str, Any], p: Mapping[str, Any],
            rect: tuple[float, float, float, float], names: Sequence[str], locale: str,
            winners: set[int]) -> None:
     th = c.theme

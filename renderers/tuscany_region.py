@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from renderers.common import RGB, Face, Theme, contrast_text, fit_font, font, shade
+from renderers.common import RGB, Canvas, Face, Theme, contrast_text, shade
 
 SQRT3 = math.sqrt(3)
 COLOUR_CODES = ("c", "r", "i", "f", "q", "v", "m", "t")
@@ -138,68 +138,8 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) and names[seat] else f"#{seat + 1}"
 
 
-class Canvas:
-    """ImageDraw in board units: coordinates and sizes are multiplied by ``scale`` here."""
-
-    def __init__(self, img: Image.Image, theme: TuscanyTheme, scale: float) -> None:
-        self.img = img
-        self.draw = ImageDraw.Draw(img)
-        self.theme = theme
-        self.scale = scale
-
-    def s(self, v: float) -> int:
-        return round(v * self.scale)
-
-    def box(self, x0: float, y0: float, x1: float, y1: float, *, fill: RGB | None = None,
-            outline: RGB | None = None, width: float = 0, radius: float = 0) -> None:
-        xy = (self.s(x0), self.s(y0), self.s(x1) - 1, self.s(y1) - 1)
-        w = max(1, self.s(width)) if outline else 0
-        if radius:
-            self.draw.rounded_rectangle(xy, self.s(radius), fill=fill, outline=outline, width=w)
-        else:
-            self.draw.rectangle(xy, fill=fill, outline=outline, width=w)
-
-    def circle(self, cx: float, cy: float, d: float, *, fill: RGB, outline: RGB | None = None,
-               width: float = 0) -> None:
-        r = d / 2
-        xy = (self.s(cx - r), self.s(cy - r), self.s(cx + r) - 1, self.s(cy + r) - 1)
-        self.draw.ellipse(xy, fill=fill, outline=outline,
-                          width=max(1, self.s(width)) if outline else 0)
-
-    def polygon(self, points: Sequence[tuple[float, float]], *, fill: RGB | None,
-                outline: RGB | None = None, width: float = 1) -> None:
-        pts = [(self.s(x), self.s(y)) for x, y in points]
-        self.draw.polygon(pts, fill=fill, outline=outline,
-                          width=max(1, self.s(width)) if outline else 0)
-
-    def line(self, a: tuple[float, float], b: tuple[float, float], *, fill: RGB,
-             width: float) -> None:
-        self.draw.line([(self.s(a[0]), self.s(a[1])), (self.s(b[0]), self.s(b[1]))],
-                       fill=fill, width=max(1, self.s(width)))
-
-    def text(self, x: float, y: float, text: str, size: float, *, fill: RGB,
-             face: Face = Face.REGULAR, anchor: str = "la") -> None:
-        self.draw.text((self.s(x), self.s(y)), text, font=font(self.s(size), face), fill=fill,
-                       anchor=anchor)
-
-    def fitted(self, x: float, y: float, text: str, size: float, max_w: float, *, fill: RGB,
-               face: Face = Face.REGULAR, anchor: str = "la",
-               min_size: float | None = None) -> None:
-        """Text shrunk (down to ``min_size``) then ellipsised to fit ``max_w``."""
-        fnt, shown = fit_font(text, self.s(max_w), self.s(size),
-                              self.s(min_size if min_size is not None else size), face)
-        self.draw.text((self.s(x), self.s(y)), shown, font=fnt, fill=fill, anchor=anchor)
-
-    def width(self, text: str, size: float, face: Face = Face.REGULAR) -> float:
-        return float(font(self.s(size), face).getlength(text)) / self.scale
-
-    def number(self, cx: float, cy: float, text: str, size: float, *, fill: RGB,
-               face: Face = Face.BOLD) -> None:
-        """Short text centred on its ink box (digits and glyphs sit high with anchors)."""
-        fnt = font(self.s(size), face)
-        left, top, right, bottom = fnt.getbbox(text)
-        self.draw.text((self.s(cx) - (left + right) / 2, self.s(cy) - (top + bottom) / 2),
-                       text, font=fnt, fill=fill)
+# The shared canvas with Tuscany's colours on ``c.theme``.
+TuscanyCanvas = Canvas[TuscanyTheme]
 
 
 # ---------------------------------------------------------------- hexes and tiles
@@ -220,7 +160,7 @@ def tile_colour(theme: TuscanyTheme, tile: Mapping[str, Any], space_colour: str 
     return theme.domain(str(tile.get("colour") or "c"))
 
 
-def draw_tile(c: Canvas, tile: Mapping[str, Any], cx: float, cy: float, r: float, *,
+def draw_tile(c: TuscanyCanvas, tile: Mapping[str, Any], cx: float, cy: float, r: float, *,
               space_colour: str | None = None, owner_ring: bool = False) -> None:
     """A domain tile (or joker) as a filled hex with its glyph and, for farms, its crops."""
     th = c.theme
@@ -246,7 +186,7 @@ def draw_tile(c: Canvas, tile: Mapping[str, Any], cx: float, cy: float, r: float
                  width=1)
 
 
-def empty_slot(c: Canvas, cx: float, cy: float, r: float) -> None:
+def empty_slot(c: TuscanyCanvas, cx: float, cy: float, r: float) -> None:
     c.polygon(hex_points(cx, cy, r), fill=c.theme.tile_muted, outline=c.theme.panel_border,
               width=1)
 
@@ -276,7 +216,7 @@ def space_centre(space: Mapping[str, Any], x0: float, y0: float,
     return x0 + r + col * 1.5 * r, y0 + 1 + (y + 1) * SQRT3 * r / 2
 
 
-def draw_board(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, r: float, *,
+def draw_board(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float, r: float, *,
                labels: bool = False) -> None:
     """The 30 spaces: placed tiles, empty spaces tinted in their colour, zone borders."""
     th = c.theme
@@ -312,14 +252,14 @@ def draw_board(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, r: fl
 
 # ---------------------------------------------------------------- pieces and counts
 
-def worker_icon(c: Canvas, cx: float, cy: float, d: float, colour: RGB) -> None:
+def worker_icon(c: TuscanyCanvas, cx: float, cy: float, d: float, colour: RGB) -> None:
     head = d * 0.36
     c.circle(cx, cy - d / 2 + head / 2, head, fill=colour)
     top = cy - d / 2 + head * 0.9
     c.box(cx - d * 0.42, top, cx + d * 0.42, cy + d / 2, fill=colour, radius=d / 4)
 
 
-def card_icon(c: Canvas, cx: float, cy: float, d: float) -> None:
+def card_icon(c: TuscanyCanvas, cx: float, cy: float, d: float) -> None:
     th = c.theme
     w, h = d * 0.7, d
     for k in (1, 0):
@@ -328,7 +268,7 @@ def card_icon(c: Canvas, cx: float, cy: float, d: float) -> None:
               fill=th.card_back, outline=th.card_back_edge, width=2, radius=d / 8)
 
 
-def counter(c: Canvas, kind: str, cx: float, cy: float, d: float, count: int,
+def counter(c: TuscanyCanvas, kind: str, cx: float, cy: float, d: float, count: int,
             label: str) -> None:
     """An icon of ``kind`` with its count beside it and a small label under both."""
     th = c.theme
@@ -350,7 +290,7 @@ def counter(c: Canvas, kind: str, cx: float, cy: float, d: float, count: int,
            anchor="mt")
 
 
-def vp_badge(c: Canvas, x: float, cy: float, value: int, colour: RGB, h: float) -> float:
+def vp_badge(c: TuscanyCanvas, x: float, cy: float, value: int, colour: RGB, h: float) -> float:
     """A rounded score chip starting at ``x``; returns its width."""
     text = str(value)
     w = max(h * 1.3, c.width(text, h * 0.62, Face.BOLD) + h * 0.6)
@@ -360,8 +300,8 @@ def vp_badge(c: Canvas, x: float, cy: float, value: int, colour: RGB, h: float) 
     return w
 
 
-def improvement_chip(c: Canvas, kind: str, x: float, y: float, w: float, h: float, count: int,
-                     locale: str) -> None:
+def improvement_chip(c: TuscanyCanvas, kind: str, x: float, y: float, w: float, h: float,
+                     count: int, locale: str) -> None:
     th = c.theme
     faded = count == 0
     fill = th.tile_muted if faded else th.tile
@@ -373,7 +313,7 @@ def improvement_chip(c: Canvas, kind: str, x: float, y: float, w: float, h: floa
              face=Face.CONDENSED_BOLD, anchor="mb", min_size=8)
 
 
-def player_info(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
+def player_info(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
                 locale: str, *, unit: float = 1.0) -> float:
     """Storage, counts (cards, marbles, workers, jokers), piles and improvements, stacked in
     the column ``x0..x1`` from ``y0``; ``unit`` scales the rows. Returns the bottom."""
@@ -423,7 +363,7 @@ def player_info(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: 
     return y + ch
 
 
-def head_line(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
+def head_line(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
               h: float, name: str, locale: str, *, badge: tuple[str, RGB] | None) -> None:
     """A seat-coloured head: name, a status badge, red and green scores."""
     th = c.theme
@@ -448,7 +388,7 @@ def head_line(c: Canvas, player: Mapping[str, Any], x0: float, y0: float, x1: fl
              face=Face.BOLD, anchor="lm", min_size=h * 0.3)
 
 
-def _module_badges(c: Canvas, arrangement: Mapping[str, Any], x0: float, y0: float) -> None:
+def _module_badges(c: TuscanyCanvas, arrangement: Mapping[str, Any], x0: float, y0: float) -> None:
     """Over each module: its letter, ↻ if turned, ↓ if shifted (the arrange choices' terms)."""
     th = c.theme
     order, turns, shifts = (str(arrangement[k]) for k in ("order", "turns", "shifts"))
@@ -475,7 +415,7 @@ def render_region(
     th = theme
     player = view["players"][seat]
     img = Image.new("RGB", (round(REGION_W * scale), round(REGION_H * scale)), th.background)
-    c = Canvas(img, th, scale)
+    c = TuscanyCanvas(img, th, scale)
     c.box(0, 0, REGION_W, REGION_HEAD_H, fill=th.seat(seat))
     head_line(c, player, 8, 0, REGION_W - 8, REGION_HEAD_H, seat_name(names, seat), locale,
               badge=None)

@@ -6,34 +6,22 @@ golden does not move when the engine's move order changes; the smoke test draws 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 from engines.havana.engine import ENGINE
 from engines.havana.state import State
+from tests.renderers import random_play
 
 Stop = Callable[[State], bool]
 MAX_MOVES = 5000
 
 
 def play_until(num_players: int, seed: int, stop: Stop) -> State | None:
-    """Random legal moves from a new game of ``seed`` until ``stop(state)``; None if never.
-
-    The seat awaited first moves (lowest seat among the active ones, so a simultaneous
-    pick fills up seat by seat and can be stopped half-way).
-    """
-    rng = random.Random(f"render:{num_players}:{seed}")
-    s = ENGINE.new_game(num_players, seed)
-    for _ in range(MAX_MOVES):
-        if stop(s):
-            return s
-        if ENGINE.is_over(s):
-            return None
-        seat = min(ENGINE.active_players(s))
-        actions = ENGINE.legal_actions(s, seat)
-        s = ENGINE.apply_unchecked(s, seat, actions[rng.randrange(len(actions))])
-    return None
+    """A random game of ``seed`` stopped where ``stop`` first holds; None if never."""
+    return random_play.play_until(ENGINE, num_players, seed, stop,
+                                  rng_key=f"render:{num_players}:{seed}", max_moves=MAX_MOVES,
+                                  step=ENGINE.apply_unchecked)
 
 
 def _some_picked(s: State) -> bool:

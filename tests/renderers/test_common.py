@@ -12,6 +12,7 @@ from renderers import common
 from renderers.common import (
     DEFAULT_THEME,
     ELLIPSIS,
+    Canvas,
     Face,
     Theme,
     contrast_text,
@@ -159,6 +160,24 @@ def test_theme_is_frozen_and_hashable() -> None:
 
 
 # PNG encoding
+
+
+def test_canvas_scales_board_units_and_stops_a_box_before_its_far_edge() -> None:
+    """At scale 2 a box from 1 to 3 covers pixels 2..5: neighbours tile without overlap."""
+    img = Image.new("RGB", (10, 10), (0, 0, 0))
+    c = Canvas(img, DEFAULT_THEME, 2.0)
+    c.box(1, 1, 3, 3, fill=(255, 255, 255))
+    assert img.getbbox() == (2, 2, 6, 6)
+    assert c.width("Havana", 10) == pytest.approx(font(20).getlength("Havana") / 2)
+    assert c.theme is DEFAULT_THEME
+
+
+def test_canvas_outline_is_at_least_one_pixel() -> None:
+    img = Image.new("RGB", (20, 20), (0, 0, 0))
+    Canvas(img, DEFAULT_THEME, 0.25).box(0, 0, 80, 80, outline=(255, 0, 0), width=1)
+    assert img.getpixel((0, 0)) == (255, 0, 0)
+    assert img.getpixel((19, 19)) == (255, 0, 0)
+    assert img.getpixel((1, 1)) == (0, 0, 0)
 
 
 def test_encode_png_is_a_paletted_png_close_to_the_board() -> None:

@@ -7,32 +7,22 @@ golden does not move when the engine's move order changes; the smoke tests draw 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 from engines.tuscany.engine import ENGINE
 from engines.tuscany.state import State
+from tests.renderers import random_play
 
 Stop = Callable[[State], bool]
 MAX_MOVES = 20_000
 
 
 def play_until(num_players: int, seed: int, stop: Stop) -> State | None:
-    """Random legal moves from a new game of ``seed`` until ``stop(state)``; None if never.
-
-    The lowest active seat moves first, so simultaneous setup fills up seat by seat."""
-    rng = random.Random(f"render:tuscany:{num_players}:{seed}")
-    s = ENGINE.new_game(num_players, seed)
-    for _ in range(MAX_MOVES):
-        if stop(s):
-            return s
-        if ENGINE.is_over(s):
-            return None
-        seat = min(ENGINE.active_players(s))
-        actions = ENGINE.legal_actions(s, seat)
-        s = ENGINE.apply(s, seat, actions[rng.randrange(len(actions))]).state
-    return None
+    """A random game of ``seed`` stopped where ``stop`` first holds; None if never."""
+    return random_play.play_until(ENGINE, num_players, seed, stop,
+                                  rng_key=f"render:tuscany:{num_players}:{seed}",
+                                  max_moves=MAX_MOVES)
 
 
 def _placed(s: State) -> int:
