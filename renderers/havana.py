@@ -496,7 +496,12 @@ def _panel(c: _Canvas, view: Mapping[str, Any], p: Mapping[str, Any], x0: float,
     c.fitted(sx, top + 98, _t("hand", locale, hand=p["hand_count"], discard=p["discard_count"]),
              15, x1 - sx - 10, fill=th.text_muted, face=Face.CONDENSED_BOLD, min_size=12)
     if p.get("protected"):
-        _protected(c, x1 - 12, top + 24, locale)
+        # Beside the worker when the panel is wide enough, else on the buildings title line
+        # (a 4-player panel has no room beside the worker).
+        if x1 - 12 - _protected_width(c, locale) >= sx + 152:
+            _protected(c, x1 - 12, top + 24, locale)
+        else:
+            _protected(c, x1 - 12, top + CARD_H + 20, locale)
 
     _buildings(c, list(p["buildings"]), x0 + 12, top + CARD_H + 12, x1 - 12, y1 - 10,
                locale)
@@ -516,14 +521,18 @@ def _panel_pill(view: Mapping[str, Any], p: Mapping[str, Any], locale: str, curr
     return None
 
 
+def _protected_width(c: _Canvas, locale: str) -> float:
+    return c.width(_t("protected", locale), 14, Face.CONDENSED_BOLD) + 38
+
+
 def _protected(c: _Canvas, right: float, cy: float, locale: str) -> None:
     """A shield and the word, right-aligned at ``right`` (Protection face up)."""
     th = c.theme
     label = _t("protected", locale)
-    w = c.width(label, 14, Face.CONDENSED_BOLD) + 40
-    c.box(right - w, cy - 15, right, cy + 15, fill=th.protected, radius=8)
-    sx, sy = right - w + 8, cy - 10
-    points = [(sx, sy), (sx + 18, sy), (sx + 18, sy + 9), (sx + 9, sy + 20), (sx, sy + 9)]
+    w = _protected_width(c, locale)
+    c.box(right - w, cy - 13, right, cy + 13, fill=th.protected, radius=8)
+    sx, sy = right - w + 8, cy - 9
+    points = [(sx, sy), (sx + 16, sy), (sx + 16, sy + 8), (sx + 8, sy + 18), (sx, sy + 8)]
     c.polygon(points, fill=th.text_on_dark)
     c.text(right - 8, cy, label, 14, fill=th.text_on_dark, face=Face.CONDENSED_BOLD,
            anchor="rm")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engines.havana.data import BUILDINGS, CARDS
 from engines.havana.engine import ENGINE
@@ -253,3 +253,21 @@ def test_missing_display_names_fall_back_to_seat_numbers() -> None:
     short = havana.render(view, names=["Alice"])
     assert same_pixels(short, havana.render(view, names=["Alice", "", "", ""]))
     assert mean_difference(short, draw(view)) > DEFAULT_TOLERANCE
+
+
+@pytest.mark.parametrize("fixture", ["havana_cover_4p", "havana_actions_3p"])
+def test_protected_marker_overlaps_nothing(fixture: str) -> None:
+    """The shield goes beside the worker only where it fits; a 4-player panel moves it below
+    the cards, so it never covers the seat's pesos or workers."""
+    view = load_fixture(fixture)
+    for player in view["players"]:
+        player["protected"] = False
+    seat = view["num_players"] - 1
+    shielded = copy.deepcopy(view)
+    shielded["players"][seat]["protected"] = True
+    diff = ImageChops.difference(draw(view), draw(shielded)).getbbox()
+    assert diff is not None
+    x0, _ = havana._panel_columns(view["num_players"])[seat]
+    stats_right = x0 + 12 + 2 * havana.CARD_W + havana.CARD_GAP + 14 + 146  # worker's edge
+    below_cards = havana.PANEL_TOP + havana.PANEL_HEAD_H + 12 + havana.CARD_H
+    assert diff[0] >= stats_right or diff[1] >= below_cards, diff
