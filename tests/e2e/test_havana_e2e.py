@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import random
 import re
 import time
@@ -26,11 +25,10 @@ from bot.app import LudoBot, build_bot
 from bot.i18n import t
 from bot.render import render_sync
 from bot.settings import Settings
-from tests.e2e import discord_limits
+from tests.e2e import discord_limits, leaks
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, InteractionRecord, StoredMessage
 
-LOCALES_DIR = Path(__file__).resolve().parents[2] / "bot" / "locales"
 GAME_DEADLINE = 60.0  # seconds for a whole game; a typical one takes a few
 PRIVATE_KEYS = ("havana.ev.you_picked", "havana.ev.you_cover", "havana.ev.you_recovered",
                 "havana.panel.hand", "havana.panel.discard", "havana.panel.picked")
@@ -41,14 +39,7 @@ def final_title(locale: str = "en") -> str:
 
 
 def private_patterns() -> list[re.Pattern[str]]:
-    """The wording of every private-only text (private events, panel lines), in en and fr."""
-    patterns = []
-    for locale in ("en", "fr"):
-        catalogue = json.loads((LOCALES_DIR / locale / "havana.json").read_text("utf-8"))
-        for key in PRIVATE_KEYS:
-            parts = re.split(r"\{[a-z_]+\}", catalogue[key])
-            patterns.append(re.compile(".+?".join(re.escape(p) for p in parts)))
-    return patterns
+    return leaks.private_patterns("havana", PRIVATE_KEYS)
 
 
 async def make_bot(fake: FakeDiscord, database: Path) -> LudoBot:
@@ -156,16 +147,7 @@ class Table:
 
 
 def assert_no_leak(fake: FakeDiscord) -> None:
-    """No public message, in any of its versions, carries hidden information."""
-    patterns = private_patterns()
-    checked = 0
-    for message in fake.public_messages():
-        for version in [*message.history, message.data]:
-            text = StoredMessage(version).text()
-            for pattern in patterns:
-                assert not pattern.search(text), f"private text in public message: {text!r}"
-            checked += 1
-    assert checked > 0
+    leaks.assert_no_private_text(fake, private_patterns())
 
 
 def image_of(data: bytes) -> Image.Image:

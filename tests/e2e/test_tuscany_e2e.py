@@ -8,7 +8,6 @@ the board and never a hand, and the command tree stays within Discord's limits.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
@@ -19,11 +18,10 @@ from bot.app import LudoBot, build_bot
 from bot.i18n import t
 from bot.settings import Settings
 from cogs.tuscany import VERBS
-from tests.e2e import discord_limits
+from tests.e2e import discord_limits, leaks
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, StoredMessage
 
-LOCALES_DIR = Path(__file__).resolve().parents[2] / "bot" / "locales"
 PRIVATE_KEYS = ("tuscany.panel.hand", "tuscany.ev.draw_private")
 IMAGE_STEPS = ("setup_arrange", "setup_castle", "space")
 PANEL_IMAGE = "tuscany_panel.png"
@@ -34,13 +32,7 @@ DEADLINE = 90.0
 
 def private_patterns() -> list[re.Pattern[str]]:
     """The wording of the hand and of the private draw, in en and fr."""
-    patterns = []
-    for locale in ("en", "fr"):
-        catalogue = json.loads((LOCALES_DIR / locale / "tuscany.json").read_text("utf-8"))
-        for key in PRIVATE_KEYS:
-            parts = re.split(r"\{[a-z_]+\}", catalogue[key])
-            patterns.append(re.compile(".+?".join(re.escape(p) for p in parts)))
-    return patterns
+    return leaks.private_patterns("tuscany", PRIVATE_KEYS)
 
 
 def step_in(panel: StoredMessage) -> str | None:
@@ -135,14 +127,7 @@ class Table:
 
 def assert_no_hand_in_public(fake: FakeDiscord) -> None:
     patterns = private_patterns()
-    checked = 0
-    for message in fake.public_messages():
-        for version in [*message.history, message.data]:
-            text = StoredMessage(version).text()
-            for pattern in patterns:
-                assert not pattern.search(text), f"private text in public message: {text!r}"
-            checked += 1
-    assert checked > 0
+    leaks.assert_no_private_text(fake, patterns)
     private = [m for m in fake.all_messages() if m.ephemeral]
     assert any(p.search(m.text()) for m in private for p in patterns)  # the check can fail
 
