@@ -45,11 +45,6 @@ class Settings:
         return self.discord_token
 
 
-def require_token(settings: Settings) -> str:
-    """The token, or :class:`MissingToken` with one clear line."""
-    return settings.require_token()
-
-
 def _number(name: str, raw: str, *, unit: str) -> float:
     try:
         value = float(raw)
