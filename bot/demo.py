@@ -98,7 +98,7 @@ async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: in
             images = _write_image(out_dir / "turn_000.png", start.image)
             moves, turns = 0, 0
             last: MoveResult | None = None
-            lines = [f"# {engine.spec.names.get('en', game_key)}: {', '.join(names)} "
+            lines = [f"# {t(f'{game_key}.name', 'en')}: {', '.join(names)} "
                      f"(seed {seed})"]
             async for result in service.ai_moves(game.id):
                 moves += 1

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=e.spec.names.get("en", key), value=key)
+    return [app_commands.Choice(name=t(f"{key}.name", "en"), value=key)
             for key, e in sorted(registry.games().items())]
 
 

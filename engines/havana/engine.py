@@ -21,7 +21,7 @@ from . import checks, rules, state, view
 from .choices import choices as make_choices
 from .state import State
 
-SPEC = Spec(key="havana", names={"en": "Havana", "fr": "La Havane"}, min_players=2,
+SPEC = Spec(key="havana", min_players=2,
             max_players=4)
 
 

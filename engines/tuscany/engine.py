@@ -37,7 +37,6 @@ from .view import view as make_view
 
 SPEC = Spec(
     key="tuscany",
-    names={"en": "The Castles of Tuscany", "fr": "Les Châteaux de Toscane"},
     min_players=2,
     max_players=4,
 )
