@@ -702,9 +702,8 @@ def _resolve(ctx: Ctx[State]) -> None:
         _remove(ctx, c.defender, c.foe, c.target)
         c.won += 1
         c.foe = None
-        if _check_out(ctx, c.defender):
-            return
-        _next_foe(ctx)
+        _next_foe(ctx)  # a defender with no piece left has none here: the attacker moves in
+        _check_out(ctx, c.defender)
         return
     ctx.emit("minos.ev.conflict_lost", seat=c.attacker, target=c.defender, attack=attack,
              defence=defence)

@@ -47,6 +47,7 @@ def put_ship(s: State, seat: int, place: str) -> None:
     else:
         s.players[seat].ships -= 1
     s.ships.setdefault(place, []).append(seat)
+    recount(s)
 
 
 def put_guards(s: State, seat: int, place: str, count: int = 1) -> None:
@@ -55,6 +56,7 @@ def put_guards(s: State, seat: int, place: str, count: int = 1) -> None:
         s.guards[place][1] += count
     else:
         s.guards[place] = [seat, count]
+    recount(s)
 
 
 def put_colony(s: State, site: str, types: Iterable[str]) -> None:
