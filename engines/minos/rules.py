@@ -124,10 +124,10 @@ def _end_turn(ctx: Ctx[State]) -> None:
             nxt = candidate
             break
     if order_pos(s, nxt) <= order_pos(s, seat):
-        s.round += 1
-        if s.max_rounds and s.round > s.max_rounds:
+        if s.max_rounds and s.round >= s.max_rounds:
             _finish(ctx, "rounds")
             return
+        s.round += 1
         ctx.emit("minos.ev.round", round=s.round)
     _start_turn(ctx, nxt)
 

@@ -443,6 +443,7 @@ def test_max_rounds_ends_the_game_and_talents_break_a_tie() -> None:
     s.players[1].talents = 30
     s = run(s, "end", "end")
     assert s.phase == "over" and s.end_reason == "rounds" and s.winners == [1]
+    assert s.round == 1
     s = E.new_game(2, 3, {"max_rounds": 1})
     s = run(s, "end", "end")
     assert sorted(s.winners or []) == [0, 1]
