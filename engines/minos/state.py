@@ -326,3 +326,30 @@ def _check(s: State, seats: range) -> None:
         raise _fail("a combat exists exactly in the combat phases")
     if s.players[s.current].out and s.phase != "over":
         raise _fail("the current player is out")
+    if (s.symbol is not None) != (s.phase == "combo") or (s.site is not None) != (
+            s.phase == "build"):
+        raise _fail("a half-made choice outside its phase")
+    if not set(s.recruited) <= set(SITES):
+        raise _fail("recruited sites")
+    if s.selected is not None and not _has_piece(s, s.current, s.selected):
+        raise _fail(f"selected piece {s.selected} is not on the board")
+    c = s.combat
+    if c is not None:
+        if c.attacker != s.current or c.defender == c.attacker:
+            raise _fail("combat seats")
+        if not _has_piece(s, c.attacker, f"{c.kind}:{c.origin}"):
+            raise _fail("the attacking piece is not where the combat says")
+        if c.target not in SEA and c.target not in SITES and c.target not in DOTS:
+            raise _fail("combat target")
+        if len(c.attack) not in (0, DICE) or len(c.defence) not in (0, DICE):
+            raise _fail("combat throws")
+
+
+def _has_piece(s: State, seat: int, token: str) -> bool:
+    kind, _, place = token.partition(":")
+    if kind == "ship":
+        return seat in s.ships.get(place, [])
+    if kind == "guard":
+        g = s.guards.get(place)
+        return g is not None and g[0] == seat
+    return False

@@ -493,3 +493,13 @@ def test_determinize_reseeds_and_evaluate_is_in_range() -> None:
     put_ship(s, 0, "tar")
     put_colony(s, "tar", ["trading", "wall", "trading"])
     assert 0.5 < E.evaluate(s, 0) <= 1 and 0 <= E.evaluate(s, 1) < 0.5
+
+
+def test_load_refuses_half_made_choices_and_missing_pieces() -> None:
+    s = game()
+    data = E.to_dict(s)
+    for bad in ({"selected": "ship:k4"}, {"selected": "guard:tar"}, {"symbol": "arrow"},
+                {"site": "tar"}, {"recruited": ["atlantis"]}, {"phase": "defend"}):
+        with pytest.raises(InvalidState):
+            E.from_dict(data | bad)
+    assert E.from_dict(data | {"selected": "ship:k5"}).selected == "ship:k5"
