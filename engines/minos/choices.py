@@ -65,6 +65,13 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
                       "face")
     if kind == "stand":
         return Choice(a, _m("choice.stand"), _m("desc.stand"), "stand")
+    if kind == "dice":  # a one-die combination, nothing to add
+        symbol = a.args[0]
+        return Choice(a, _m("choice.dice_one", symbol=f"@minos.face.{symbol}",
+                            die=int(a.args[1]) + 1),
+                      _m(f"desc.dice_{symbol}", amount=combo_amount(s, symbol,
+                                                                    [int(a.args[1])])),
+                      "dice")
     if kind == "cancel":
         return Choice(a, _m("choice.cancel"), None, "cancel")
     return Choice(a, _m("choice.end"), _m("desc.end"), "end")

@@ -459,6 +459,9 @@ def legal(s: State, seat: int) -> list[Action]:
     if phase == "act":
         return _legal_act(s, seat)
     if phase == "combo":
+        sub = combo_subset(s)
+        if not sub.options:  # nothing to add: the combination is one button
+            return [Action(sub.kind, sub.fixed), CANCEL]
         return [CANCEL]
     if phase == "buy":
         return [Action("buy", (str(k),)) for k in range(max_buy(s) + 1)]
@@ -498,7 +501,8 @@ def subsets(s: State, seat: int) -> list[Subset]:
     if s.phase == "act" and s.throws < THROWS and all(not u for u in s.used):
         return [Subset("keep", tuple(str(i) for i in range(DICE)), 0, DICE - 1)]
     if s.phase == "combo":
-        return [combo_subset(s)]
+        sub = combo_subset(s)
+        return [sub] if sub.options else []
     c = s.combat
     if c is not None and s.phase in ("attack", "defend"):
         thrower = c.attacker if s.phase == "attack" else c.defender

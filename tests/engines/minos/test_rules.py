@@ -503,3 +503,11 @@ def test_load_refuses_half_made_choices_and_missing_pieces() -> None:
         with pytest.raises(InvalidState):
             E.from_dict(data | bad)
     assert E.from_dict(data | {"selected": "ship:k5"}).selected == "ship:k5"
+
+
+def test_a_combination_with_nothing_to_add_is_one_button() -> None:
+    s = run(set_dice(game(), "seagull", "scales", "arrow", "arrow", "construction", "scales"),
+            "use seagull")
+    assert E.subsets(s, 0) == []
+    assert E.legal_actions(s, 0) == [Action("dice", ("seagull", "0")), Action("cancel")]
+    assert run(s, "dice seagull 0").mp == 5
