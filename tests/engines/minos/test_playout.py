@@ -86,11 +86,28 @@ def play(n: int, seed: int, *, deep: bool = False, fast: bool = False
         s = out.state
         invariants(s)
         assert all(e.key.startswith("minos.") or e.key == "turn_end" for e in out.events)
+        if deep and len(log) % 7 == 0:
+            _everything_offered_applies(s, bits)
         if deep:
             data = json.loads(json.dumps(E.to_dict(s)))
             assert E.from_dict(data) == s
             json.dumps(E.view(s, None))
     raise AssertionError(f"game {n}/{seed} did not end in {MAX_STEPS} steps")
+
+
+def _everything_offered_applies(s: State, bits: Rng) -> None:
+    """Every legal action and a sample of every subset apply (what is offered is accepted),
+    and nobody else may move."""
+    if E.is_over(s):
+        return
+    (seat,) = E.active_players(s)
+    for action in E.legal_actions(s, seat):
+        E.apply(s, seat, action)
+    for sub in E.subsets(s, seat):
+        E.apply(s, seat, sub.sample(Rng(bits.next64())))
+    for other in range(s.num_players):
+        if other != seat:
+            assert E.legal_actions(s, other) == [] and E.subsets(s, other) == []
 
 
 def replay(n: int, seed: int, log: list[str]) -> State:
