@@ -91,10 +91,17 @@ def _start_turn(ctx: Ctx[State], seat: int) -> None:
     ctx.emit("minos.ev.throw", seat=seat, **dice_params(s.dice), n=s.throws)
 
 
+def word(group: str, ident: str) -> str:
+    """A catalogue word as an event or label parameter (``minos.<group>.<ident>``): a die
+    face, a piece, a site, a building type, an end reason. The one place that knows how a
+    translatable parameter is written."""
+    return f"@minos.{group}.{ident}"
+
+
 def dice_params(dice: list[int]) -> dict[str, Any]:
     """A throw as event parameters ``d1``..``d6``, each a face's catalogue key (translated
     by the bot one by one)."""
-    return {f"d{i + 1}": f"@minos.face.{FACES[d]}" for i, d in enumerate(dice)}
+    return {f"d{i + 1}": word("face", FACES[d]) for i, d in enumerate(dice)}
 
 
 def order_pos(s: State, seat: int) -> int:
@@ -150,7 +157,7 @@ def _finish(ctx: Ctx[State], reason: str) -> None:
     best = max(standing_key(p) for p in s.players)
     s.winners = [i for i, p in enumerate(s.players) if standing_key(p) == best]
     s.end_reason = reason
-    ctx.emit("minos.ev.over", reason=f"@minos.end.{reason}", seats=s.winners[:])
+    ctx.emit("minos.ev.over", reason=word("end", reason), seats=s.winners[:])
 
 
 # --- dice and combinations ----------------------------------------------------------------
@@ -338,10 +345,10 @@ def _settle(ctx: Ctx[State], site: str, before: int | None) -> None:
     value = colony_value(s.buildings[site])
     if before is not None:
         s.players[before].value -= value
-        ctx.emit("minos.ev.colony_lost", seat=before, site=f"@minos.site.{site}", value=value)
+        ctx.emit("minos.ev.colony_lost", seat=before, site=word("site", site), value=value)
     if after is not None:
         s.players[after].value += value
-        ctx.emit("minos.ev.colony_taken", seat=after, site=f"@minos.site.{site}", value=value)
+        ctx.emit("minos.ev.colony_taken", seat=after, site=word("site", site), value=value)
 
 
 def _relocate(ctx: Ctx[State], seat: int, kind: str, origin: str, target: str) -> None:
@@ -370,13 +377,13 @@ def _remove(ctx: Ctx[State], seat: int, kind: str, place: str) -> None:
         s.players[seat].guards += 1
     if place in SITES:
         _settle(ctx, place, before)
-    ctx.emit("minos.ev.removed", seat=seat, piece=f"@minos.piece.{kind}",
+    ctx.emit("minos.ev.removed", seat=seat, piece=word("piece", kind),
              place=place_param(place))
 
 
 def place_param(place: str) -> str:
     """A place as an event or label parameter: a site's translated name, or the id."""
-    return f"@minos.site.{place}" if place in SITES else place.upper()
+    return word("site", place) if place in SITES else place.upper()
 
 
 def _check_out(ctx: Ctx[State], seat: int) -> bool:
@@ -546,7 +553,7 @@ def run(ctx: Ctx[State], seat: int, a: Action) -> None:
     elif kind == "face":
         assert s.combat is not None
         s.combat.foe = a.args[0]
-        ctx.emit("minos.ev.faces", seat=seat, piece=f"@minos.piece.{a.args[0]}")
+        ctx.emit("minos.ev.faces", seat=seat, piece=word("piece", a.args[0]))
         _fight(ctx)
     elif kind == "rethrow":
         _rethrow(ctx, seat, [int(x) for x in a.args])
@@ -611,14 +618,14 @@ def _step(ctx: Ctx[State], seat: int, nxt: str) -> None:
     if what == "move":
         _relocate(ctx, seat, kind, place, nxt)
         s.selected = piece_token(kind, nxt)
-        ctx.emit("minos.ev.moved", seat=seat, piece=f"@minos.piece.{kind}",
+        ctx.emit("minos.ev.moved", seat=seat, piece=word("piece", kind),
                  place=place_param(nxt), mp=s.mp)
         return
     defender = holder(s, nxt) if nxt in SITES else (
         s.ships[nxt][0] if kind == "ship" else s.guards[nxt][0])
     assert defender is not None
     s.combat = Combat(seat, defender, kind, place, nxt)
-    ctx.emit("minos.ev.attack", seat=seat, target=defender, piece=f"@minos.piece.{kind}",
+    ctx.emit("minos.ev.attack", seat=seat, target=defender, piece=word("piece", kind),
              place=place_param(nxt))
     _next_foe(ctx)
 
@@ -737,17 +744,17 @@ def _build(ctx: Ctx[State], seat: int, kind: str) -> None:
     types.append(kind)
     p.value += counted
     s.phase, s.site = "act", None
-    ctx.emit("minos.ev.built", seat=seat, building=f"@minos.building.{kind}",
-             site=f"@minos.site.{site}", talents=level.talents, bp=bp, value=counted)
+    ctx.emit("minos.ev.built", seat=seat, building=word("building", kind),
+             site=word("site", site), talents=level.talents, bp=bp, value=counted)
     if len(types) == 1:
         if p.guards > 0:
             p.guards -= 1
             _place_guard(s, seat, site)
-            ctx.emit("minos.ev.free_guard", seat=seat, site=f"@minos.site.{site}")
+            ctx.emit("minos.ev.free_guard", seat=seat, site=word("site", site))
         else:
-            ctx.emit("minos.ev.no_guard", seat=seat, site=f"@minos.site.{site}")
+            ctx.emit("minos.ev.no_guard", seat=seat, site=word("site", site))
     if len(types) == MAX_BUILDINGS:
-        ctx.emit("minos.ev.city", seat=seat, site=f"@minos.site.{site}")
+        ctx.emit("minos.ev.city", seat=seat, site=word("site", site))
 
 
 def _recruit(ctx: Ctx[State], seat: int, site: str) -> None:
@@ -762,5 +769,5 @@ def _recruit(ctx: Ctx[State], seat: int, site: str) -> None:
     else:
         p.ships -= 1
         _place_ship(s, seat, site)
-    ctx.emit("minos.ev.recruited", seat=seat, piece=f"@minos.piece.{kind}",
-             site=f"@minos.site.{site}", cost=RECRUIT_PRICE)
+    ctx.emit("minos.ev.recruited", seat=seat, piece=word("piece", str(kind)),
+             site=word("site", site), cost=RECRUIT_PRICE)
