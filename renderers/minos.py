@@ -557,19 +557,19 @@ def _combat(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str], local
     combat = view["combat"]
     c.text(x, DICE_Y, tr("combat", locale, place=place_name(combat["target"], locale)), 18,
            fill=th.combat, face=Face.BOLD)
-    small = 40
+    small = 38
     rows = ((combat["attacker"], combat["attack"], combat["attack_value"],
              tr("attacker", locale, name=seat_name(names, combat["attacker"]))),
             (combat["defender"], combat["defence"], combat["defence_value"],
              tr("defender", locale, name=seat_name(names, combat["defender"]))))
     for k, (seat, faces, value, label) in enumerate(rows):
-        y = DICE_Y + 28 + k * (small + 14)
-        c.fitted(x, y + small / 2, label, 16, 170, fill=th.seat(seat), face=Face.BOLD,
-                 anchor="lm", min_size=10)
+        y = DICE_Y + 26 + k * (small + 30)
+        c.fitted(x, y, label, 17, 6 * (small + 6), fill=th.seat(seat), face=Face.BOLD,
+                 min_size=12)
         for i, face in enumerate(faces):
-            die(c, x + 176 + i * (small + 6), y, small, face)
+            die(c, x + i * (small + 6), y + 22, small, face)
         if value is not None:
-            c.number(x + 176 + 6 * (small + 6) + 24, y + small / 2, str(value), 24,
+            c.number(x + 6 * (small + 6) + 30, y + 22 + small / 2, str(value), 28,
                      fill=th.text)
 
 
