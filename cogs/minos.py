@@ -17,6 +17,7 @@ from bot.app import LudoBot
 from bot.commands import Verb, game_group
 from bot.i18n import t
 from bot.presenter import PanelImage
+from engines.minos.data import SITES
 from renderers.minos import render_dice
 
 KEY = "minos"
@@ -46,9 +47,7 @@ def _dice(faces: list[str], used: list[bool], locale: str) -> str:
 
 
 def _place(place: str, locale: str) -> str:
-    key = f"minos.site.{place}"
-    text = t(key, locale)
-    return place.upper() if text == key else text
+    return t(f"minos.site.{place}", locale) if place in SITES else place.upper()
 
 
 class MinosPresenter:
