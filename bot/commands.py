@@ -3,7 +3,9 @@
 Every verb is ``/<game> <verb> choice:<autocomplete>``; the autocomplete lists the caller's
 legal actions of the verb's kinds (labels from the engine's ``choices``), so every decision
 is reachable by command as well as by the panel, and a typed value goes through the same
-service call and checks as a click.
+service call and checks as a click. A subset decision (one multi-select in the panel) is
+typed as its values, ``/tuscany pay r r``: the autocomplete offers it back once the engine
+offers that subset.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import play
+from bot import messages, play
 from bot.errors import ServiceError
-from bot.i18n import tm
 from bot.translator import L
-from engines.base import GameError
+from engines.base import Action, GameError, MultiChoice, Spec
 
 MAX_AUTOCOMPLETE = 25
 
@@ -44,19 +45,46 @@ async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
     if not panel.awaited:
         return []
     locale = play.user_locale(interaction)
+    spec, names = messages.spec_of(game), [s.name for s in game.seats]
     needle = current.lower().strip()
     out = []
     for choice in panel.choices:
+        if isinstance(choice, MultiChoice):
+            found = _typed_subset(choice, kinds, current, spec, names, locale)
+            if found is not None:
+                out.append(found)
+            continue
         if kinds and choice.action.kind not in kinds:
             continue
-        label = tm(choice.label, locale)
+        label = messages.label(choice.label, spec, names, locale)
         text = str(choice.action)
         if needle and needle not in label.lower() and needle not in text:
             continue
         out.append(app_commands.Choice(name=label[:100], value=text[:100]))
-        if len(out) == MAX_AUTOCOMPLETE:
-            break
-    return out
+    return out[:MAX_AUTOCOMPLETE]
+
+
+def _typed_subset(multi: MultiChoice, kinds: Sequence[str], current: str, spec: Spec,
+                  names: Sequence[str], locale: str) -> app_commands.Choice[str] | None:
+    """A subset decision by command: what is typed (``pay r r``, or ``r r`` under a verb of
+    that one kind) offered back once it is a subset the engine offers."""
+    sub = multi.subset
+    if kinds and sub.kind not in kinds:
+        return None
+    typed = current.strip().lower()
+    if typed.split(" ", 1)[0] != sub.kind:
+        typed = f"{sub.kind} {' '.join(sub.fixed)} {typed}"
+    try:
+        action = Action.parse(typed)
+    except GameError:
+        return None
+    if not sub.accepts(action):
+        return None
+    chosen = action.args[len(sub.fixed):]
+    labels = dict(zip(sub.options, multi.option_labels, strict=True))
+    words = ", ".join(messages.label(labels[v], spec, names, locale) for v in chosen)
+    name = f"{messages.label(multi.label, spec, names, locale)}: {words or '—'}"
+    return app_commands.Choice(name=name[:100], value=str(action)[:100])
 
 
 def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, None]:
@@ -65,7 +93,7 @@ def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, N
     async def callback(interaction: discord.Interaction[Any], choice: str) -> None:
         action = choice.strip()
         if len(kinds) == 1 and action.split(" ", 1)[0] != kinds[0]:
-            action = f"{kinds[0]} {action}"  # typed "/havana play mama" means "play mama"
+            action = f"{kinds[0]} {action}"  # "/<game> play x" means "play x"
         await play.act_from_command(interaction, action)
 
     async def complete(interaction: discord.Interaction[Any],

@@ -18,7 +18,7 @@ import discord
 from bot import messages
 from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
-from bot.i18n import error_text, normalise, t, tm
+from bot.i18n import error_text, normalise, t
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
 from bot.render import off_loop
 from bot.ui import (
@@ -110,7 +110,7 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
     if body:
         parts.append(body)
     for event in private:
-        parts.append(f"› {messages.event_text(event, names, locale)}")
+        parts.append(f"› {messages.event_text(event, messages.spec_of(game), names, locale)}")
     if game.status != ACTIVE:
         parts.append(t("ui.game_not_active", locale))
     elif panel.awaited:
@@ -125,7 +125,9 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
 
 def _explained(panel: Panel, locale: str) -> list[str]:
     """One line on what each button does: buttons carry no description (selects do)."""
-    return [f"• **{tm(c.label, locale)}** — {tm(c.description, locale)}"
+    spec, names = messages.spec_of(panel.game), [s.name for s in panel.game.seats]
+    return [f"• **{messages.label(c.label, spec, names, locale)}** — "
+            f"{messages.label(c.description, spec, names, locale)}"
             for group in button_groups(panel.choices) for c in group
             if c.description is not None]
 
@@ -234,7 +236,7 @@ async def publish(bot: LudoBot, result: MoveResult) -> None:
     locale = await public_locale(bot, game.guild_id)
     names = [s.name for s in game.seats]
     parts = []
-    account = messages.account(result.public_events, names, locale)
+    account = messages.account(result.public_events, messages.spec_of(game), names, locale)
     if account:
         parts.append(account)
     if result.result is not None:
@@ -348,7 +350,7 @@ async def after_start(bot: LudoBot, result: MoveResult) -> None:
     names = [s.name for s in game.seats]
     lines = [t("ui.started", locale, game=t(f"{game.game_key}.name", locale),
                players=", ".join(names))]
-    account = messages.account(result.public_events, names, locale)
+    account = messages.account(result.public_events, messages.spec_of(game), names, locale)
     if account:
         lines.append(account)
     if result.awaited:

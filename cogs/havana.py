@@ -62,17 +62,18 @@ class HavanaPresenter:
         return None  # the hand is text; the public board shows the rest
 
 
+PRESENTER = HavanaPresenter()  # read by the bot when it loads this extension
+
+
 class Havana(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
         self.group = game_group(KEY, "Play Havana: picks, cards, buildings", VERBS)
 
     async def cog_load(self) -> None:
-        self.bot.presenters[KEY] = HavanaPresenter()
         self.bot.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.presenters.pop(KEY, None)
         self.bot.tree.remove_command(self.group.name)
 
 

@@ -20,10 +20,11 @@ from bot import play
 from bot.app import LudoBot
 from bot.commands import Verb, game_group
 from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t
+from bot.i18n import t, translator
 from bot.presenter import PanelImage
 from bot.render import off_loop
 from bot.translator import L
+from engines.tuscany.rules import payment
 from renderers.common import encode_png
 from renderers.tuscany import render_region
 
@@ -106,17 +107,8 @@ def _pending(view: dict[str, Any], locale: str) -> list[str]:
     lines = [t("tuscany.panel.placing", locale, tile=tile_name(pending["tile"], locale))]
     units: list[str] = list(pending.get("units") or [])
     if units:
-        paid = ", ".join(t(_unit_key(u), locale) for u in units)
-        lines.append(t("tuscany.panel.paid", locale, units=paid))
+        lines.append(t("tuscany.panel.paid", locale, units=payment(units)))
     return lines
-
-
-def _unit_key(unit: str) -> str:
-    if unit == "worker":
-        return "tuscany.pay.worker"
-    if unit.startswith("2"):
-        return f"tuscany.pay.pair_{unit[1:]}"
-    return f"tuscany.pay.card_{unit}"
 
 
 class TuscanyPresenter:
@@ -153,8 +145,11 @@ class TuscanyPresenter:
         if not asks_for_space(view, seat):
             return None
         names = [t("tuscany.panel.region_title", locale)] * len(view["players"])
-        return render_region(view, seat, names=names, locale=locale,
+        return render_region(view, seat, names=names, words=translator(locale),
                              labels=view["phase"] != "arrange")
+
+
+PRESENTER = TuscanyPresenter()  # read by the bot when it loads this extension
 
 
 class Tuscany(commands.Cog):
@@ -189,17 +184,15 @@ class Tuscany(commands.Cog):
             return
         names = [s.name for s in game.seats]
         png = await off_loop(
-            lambda: encode_png(render_region(view, seat, names=names, locale=locale)))
+            lambda: encode_png(render_region(view, seat, names=names, words=translator(locale))))
         await interaction.followup.send(
             t("tuscany.panel.region_of", locale, name=names[seat]),
             file=discord.File(io.BytesIO(png), filename="region.png"), ephemeral=True)
 
     async def cog_load(self) -> None:
-        self.bot.presenters[KEY] = TuscanyPresenter()
         self.bot.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.presenters.pop(KEY, None)
         self.bot.tree.remove_command(self.group.name)
 
 

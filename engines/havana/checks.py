@@ -5,7 +5,7 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import Action, GameError, IllegalAction, InvalidAction, Message
 
 from .data import BUILDINGS, CARD_ORDER, CARDS, MATERIALS
 from .payments import shortfall
@@ -81,7 +81,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     step = s.step or ""
     if kind not in _STEP_KINDS.get(step, set()):
         return _illegal("That is not possible at this step", "wrong_step",
-                        step=f"@havana.step.{step}")
+                        step=Message(f"havana.step.{step}"))
     if kind == "play":
         if arg not in p.face_up:
             return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
@@ -98,7 +98,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if kind == "target":
         return _illegal(f"Player {arg} cannot be targeted", "bad_target", target=int(arg))
     if kind == "take":
-        what = "@havana.res.worker" if arg == WORKER else mat_key(arg)
+        what = Message("havana.res.worker") if arg == WORKER else mat_key(arg)
         return _illegal(f"There is no {arg} to take", "none_to_take", what=what)
     if kind == "build":
         return _build_reason(s, seat, int(arg))
@@ -112,17 +112,17 @@ def _build_reason(s: State, seat: int, bid: int) -> GameError:
         return InvalidAction(f"No building {bid}", key="error.invalid_action", detail=str(bid))
     if bid not in buyable_ids(s):
         return _illegal("Only the buildings at the ends of the rows can be bought",
-                        "not_buyable", building=f"@havana.building.{bid}")
+                        "not_buyable", building=Message(f"havana.building.{bid}"))
     b = BUILDINGS[bid]
     p = s.players[seat]
     if b.architect and "architect" not in p.face_up:
         return _illegal("This building needs the Architect face up", "need_architect",
-                        building=f"@havana.building.{bid}")
+                        building=Message(f"havana.building.{bid}"))
     short = shortfall(b, p)
     if short is not None:
         what, need, have = short
-        key = {"workers": "@havana.res.worker", "pesos": "@havana.res.pesos"}.get(
-            what, f"@havana.material.{what}")
+        key = {"workers": Message("havana.res.worker"), "pesos": Message("havana.res.pesos")}.get(
+            what, Message(f"havana.material.{what}"))
         return _illegal(f"You need {need} {what}, you have {have}", "need", need=need,
                         have=have, what=key)
     return _illegal("That is not possible now", "not_now")
