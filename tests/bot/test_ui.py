@@ -8,8 +8,9 @@ import discord
 
 from bot.messages import account, standings
 from bot.models import ACTIVE, GameInfo, Panel, Seat
-from bot.ui import ActButton, ActSelect, panel_components
-from engines.base import TURN_END, Action, Choice, Event, Message, Result
+from bot.ui import ActButton, ActSelect, SubsetSelect, option_value, panel_components
+from engines.base import TURN_END, Action, Choice, Event, Message, MultiChoice, Result, Subset
+from engines.havana import ENGINE as HAVANA
 
 
 def _game() -> GameInfo:
@@ -69,7 +70,7 @@ def test_select_values_are_action_texts() -> None:
 def test_account_names_seats_and_skips_private_and_turn_end() -> None:
     events = [Event("ui.next", {"players": "x"}), Event("ui.next", {"players": "secret"}, to=0),
               Event(TURN_END)]
-    text = account(events, ["Ana", "AI 1"], "en")
+    text = account(events, HAVANA.spec, ["Ana", "AI 1"], "en")
     assert text == "• Next: x"
 
 
@@ -90,3 +91,69 @@ def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
     assert "mama" not in _row_text(hidden, _game(), "en")
     assert "hidden" in _row_text(hidden, _game(), "en")
     assert _row_text(open_move, _game(), "en").endswith("Ana: end")
+
+
+# ---------------------------------------------------------------- the engine contract
+
+def test_seats_in_labels_read_as_player_names() -> None:
+    """Issue 8 §5: Havana's "Rob 1" / "Stolen from 2." with 0-based seats read as names."""
+    rob = Choice(Action("target", ("1",)), Message("havana.choice.target", {"target": 1}),
+                 Message("havana.desc.take_thief", {"target": 1}), "target")
+    panel = _panel([rob])
+    button = _components(panel_components(panel, "en"))[0]["components"][0]
+    assert button["label"] == "Rob AI 1"
+    from bot.play import _explained
+
+    assert _explained(panel, "en") == ["• **Rob AI 1** — Stolen from AI 1."]
+
+
+def test_declared_seat_params_only_become_names() -> None:
+    from bot.messages import named
+
+    params = {"seat": 0, "target": 1, "n": 1, "seats": [1, 0],
+              "building": Message("x", {"target": 0})}
+    out = named(params, HAVANA.spec, ["Ana", "Bob"], bold=False)
+    assert out["seat"] == "Ana" and out["target"] == "Bob" and out["n"] == 1
+    assert out["seats"] == "Bob, Ana" and out["building"] == Message("x", {"target": "Ana"})
+
+
+def test_button_colours_come_from_the_declared_kinds() -> None:
+    choices = [Choice(Action(kind), Message("ui.choose"), None, "g")
+               for kind in ("end", "pass", "build")]
+    buttons = _components(panel_components(_panel(choices), "en"))[0]["components"]
+    assert HAVANA.spec.ending_kinds == {"end"} and HAVANA.spec.passing_kinds == {"pass"}
+    assert [b["style"] for b in buttons] == [discord.ButtonStyle.success.value,
+                                             discord.ButtonStyle.secondary.value,
+                                             discord.ButtonStyle.primary.value]
+
+
+def _multi() -> MultiChoice:
+    subset = Subset("keep", ("3", "3", "5"), min_values=1, max_values=2, fixed=("a",))
+    labels = tuple(Message("havana.choice.target", {"target": i}) for i in (0, 1, 1))
+    return MultiChoice(subset, Message("ui.choose"), labels)
+
+
+def test_a_subset_decision_is_one_multi_select() -> None:
+    rows = _components(panel_components(_panel([*_choices("play", 2, "play"), _multi()]),
+                                        "en"))
+    assert len(rows) == 2
+    select = rows[1]["components"][0]
+    assert select["type"] == 3 and select["min_values"] == 1 and select["max_values"] == 2
+    assert select["custom_id"] == "ludo:sub:123456:4321:keep~a"
+    assert [o["value"] for o in select["options"]] == ["0:3", "1:3", "2:5"]
+    assert [o["label"] for o in select["options"]] == ["Rob Ana", "Rob AI 1", "Rob AI 1"]
+
+
+async def test_a_subset_select_parses_back_to_the_offered_subset() -> None:
+    view = panel_components(_panel([_multi()]), "en")
+    item = view.children[0]
+    assert isinstance(item, SubsetSelect)
+    import re
+
+    match = re.fullmatch(SubsetSelect.__discord_ui_compiled_template__,  # type: ignore[attr-defined]
+                         item.item.custom_id or "")
+    assert match is not None
+    back = await SubsetSelect.from_custom_id(None, item.item, match)  # type: ignore[arg-type]
+    subset = back.subset()
+    assert subset == _multi().subset
+    assert str(subset.action(option_value(v) for v in ("2:5", "0:3"))) == "keep a 3 5"
