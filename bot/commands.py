@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot import messages, play
 from bot.errors import ServiceError
+from bot.i18n import t
 from bot.translator import L
 from engines.base import Action, GameError, MultiChoice, Spec
 
@@ -27,9 +28,14 @@ MAX_AUTOCOMPLETE = 25
 
 @dataclass(frozen=True, slots=True)
 class Verb:
-    name: str
-    english: str  # description shown by Discord; French in commands.json
+    name: str  # English command name; its description and French name are in the game's
+    # catalogues: <game>.cmd.<verb>.desc and <game>.cmd.<verb>
     kinds: tuple[str, ...] = ()  # engine action kinds offered; () = every legal action
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """A command's description: English from the catalogue, French at sync time."""
+    return L(t(key, "en"), key)
 
 
 async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
@@ -102,17 +108,19 @@ def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, N
 
     app_commands.describe(choice=L("Your choice", "cmd.choice"))(callback)
     command = app_commands.Command(
-        name=L(verb.name, f"cmd.{game_key}.{verb.name}"),
-        description=L(verb.english, f"cmd.{game_key}.{verb.name}.desc"),
+        name=L(verb.name, f"{game_key}.cmd.{verb.name}"),
+        description=command_text(f"{game_key}.cmd.{verb.name}.desc"),
         callback=callback)
     command.autocomplete("choice")(complete)
     return command
 
 
-def game_group(game_key: str, english: str, verbs: Sequence[Verb]) -> app_commands.Group:
-    """``/<game_key>`` with one sub-command per verb (≤ 25, Discord's limit)."""
-    group = app_commands.Group(name=L(game_key, f"cmd.{game_key}"),
-                               description=L(english, f"cmd.{game_key}.desc"), guild_only=True)
+def game_group(game_key: str, verbs: Sequence[Verb]) -> app_commands.Group:
+    """``/<game_key>`` with one sub-command per verb (≤ 25, Discord's limit); names and
+    descriptions from the game's catalogues (``<game_key>.cmd…``)."""
+    group = app_commands.Group(name=L(game_key, f"{game_key}.cmd"),
+                               description=command_text(f"{game_key}.cmd.desc"),
+                               guild_only=True)
     for verb in verbs:
         group.add_command(_verb_command(game_key, verb))
     return group

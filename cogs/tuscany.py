@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import play
 from bot.app import LudoBot
-from bot.commands import Verb, game_group
+from bot.commands import Verb, command_text, game_group
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t, translator
 from bot.presenter import PanelImage
@@ -35,19 +35,15 @@ ASKS = frozenset({"setup_arrange", "setup_castle", "setup_improve", "main", "tak
                   "place", "space", "pay", "castle", "improve", "extra", "play", "over"})
 
 VERBS = (
-    Verb("move", "Any legal move now (autocomplete lists them)"),
-    Verb("region", "Set up your region: reorder, turn or shift modules, then keep it",
-         ("arrange", "confirm")),
-    Verb("castle", "Place your start castle on a dark-green space", ("castle",)),
-    Verb("improve", "Choose an improvement", ("improve",)),
-    Verb("action", "Your turn's action: draw cards, take a tile or place a stored tile",
-         ("draw", "take", "place")),
-    Verb("take", "Take a face-up tile (a castle's placement too), swap when stuck, or box one",
-         ("pick", "swap", "discard", "skip")),
-    Verb("place", "Place a stored tile: the tile, then its space (ids on your region image)",
-         ("tile", "space")),
-    Verb("pay", "Pay for the tile: cards of its colour, pairs or workers", ("pay",)),
-    Verb("end", "Spend a marble for one more action, or end your turn", ("marble", "end")),
+    Verb("move"),
+    Verb("region", ("arrange", "confirm")),
+    Verb("castle", ("castle",)),
+    Verb("improve", ("improve",)),
+    Verb("action", ("draw", "take", "place")),
+    Verb("take", ("pick", "swap", "discard", "skip")),
+    Verb("place", ("tile", "space")),
+    Verb("pay", ("pay",)),
+    Verb("end", ("marble", "end")),
 )
 
 
@@ -155,16 +151,13 @@ PRESENTER = TuscanyPresenter()  # read by the bot when it loads this extension
 class Tuscany(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
-        self.group = game_group(KEY, "Play The Castles of Tuscany: region, tiles, payments",
-                                VERBS)
+        self.group = game_group(KEY, VERBS)
         self.group.add_command(app_commands.Command(
-            name=L("look", "cmd.tuscany.look"),
-            description=L("A closer look at a player's region (only you see it)",
-                          "cmd.tuscany.look.desc"),
+            name=L("look", "tuscany.cmd.look"),
+            description=command_text("tuscany.cmd.look.desc"),
             callback=self.look))
 
-    @app_commands.describe(player=L("Seat number (default: yours, else the first)",
-                                    "cmd.tuscany.look.player"))
+    @app_commands.describe(player=command_text("tuscany.cmd.look.player"))
     async def look(self, interaction: discord.Interaction[Any],
                    player: app_commands.Range[int, 1, 4] | None = None) -> None:
         """Any player's region, larger, from the public view (no card is ever drawn)."""
