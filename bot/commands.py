@@ -4,7 +4,7 @@ Every verb is ``/<game> <verb> choice:<autocomplete>``; the autocomplete lists t
 legal actions of the verb's kinds (labels from the engine's ``choices``), so every decision
 is reachable by command as well as by the panel, and a typed value goes through the same
 service call and checks as a click. A subset decision (one multi-select in the panel) is
-typed as its values, ``/tuscany pay r r``: the autocomplete offers it back once the engine
+typed as its values, ``/<game> <verb> <values…>``: the autocomplete offers it back once the engine
 offers that subset.
 """
 

@@ -5,7 +5,7 @@ either a ``str.format`` template or, for a text that counts, a plural object
 ``{"count": "n", "one": "{n} card", "other": "{n} cards"}``: the form is chosen by the
 locale's CLDR plural rule (Babel) for the parameter named by ``"count"`` (default
 ``count``); French "one" covers 0 and 1. Keys are namespaced by their file
-(``havana.card.mama`` lives in ``havana.json``). A missing French string falls back to
+(``<game>.card.<id>`` lives in ``<game>.json``). A missing French string falls back to
 English, a missing English one to the key itself, so a gap shows up in tests
 (``tests/bot/test_i18n.py`` checks both catalogues have the same keys and fields).
 
