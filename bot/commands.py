@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot import messages, play
-from bot.errors import ServiceError
+from bot.errors import InvalidOption, ServiceError
 from bot.i18n import t
 from bot.translator import L
 from engines.base import Action, GameError, MultiChoice, Spec
@@ -124,3 +124,43 @@ def game_group(game_key: str, verbs: Sequence[Verb]) -> app_commands.Group:
     for verb in verbs:
         group.add_command(_verb_command(game_key, verb))
     return group
+
+
+MAX_OPTIONS_TEXT = 200
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``/game new options:`` text, ``name=value`` pairs separated by spaces or commas, as
+    a dict of texts (the service checks names and values against the game's Spec)."""
+    if not text:
+        return {}
+    if len(text) > MAX_OPTIONS_TEXT:
+        raise InvalidOption(key="service.bad_options")
+    chosen: dict[str, str] = {}
+    for pair in text.replace(",", " ").split():
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value or name in chosen:
+            raise InvalidOption(key="service.bad_options")
+        chosen[name] = value
+    return chosen
+
+
+def option_choices(spec: Spec, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``options:``: what is typed so far, plus each ``name=value`` the
+    game offers for an option not yet given."""
+    typed = current.replace(",", " ").split()
+    done = typed if current.endswith((" ", ",")) or not typed else typed[:-1]
+    partial = "" if done is typed else typed[-1]
+    given = {pair.partition("=")[0] for pair in done}
+    out = []
+    for option in spec.options:
+        if option.name in given:
+            continue
+        values = option.choices or ((True, False) if isinstance(option.default, bool)
+                                    else (option.default,))
+        for value in values:
+            pair = f"{option.name}={str(value).lower() if isinstance(value, bool) else value}"
+            if pair.startswith(partial):
+                text = " ".join((*done, pair))
+                out.append(app_commands.Choice(name=text[:100], value=text[:100]))
+    return out[:MAX_AUTOCOMPLETE]

@@ -294,8 +294,13 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
     engine_name = t(f"{game.game_key}.name", locale)
     seats = "\n".join(f"{s.seat + 1}. {s.mention()}" + (" 🤖" if s.is_ai else "")
                       for s in game.seats) or "—"
-    return t("lobby.text", locale, game=engine_name, seats=seats, taken=len(game.seats),
+    text = t("lobby.text", locale, game=engine_name, seats=seats, taken=len(game.seats),
              max=game.max_seats, creator=f"<@{game.creator_id}>")
+    if game.options:  # the table's variant, as /game new options: takes it
+        chosen = " ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`"
+                          for k, v in sorted(game.options.items()))
+        text += "\n" + t("lobby.options", locale, options=chosen)
+    return text
 
 
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:

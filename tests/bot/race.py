@@ -48,6 +48,8 @@ class RaceEngine:
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> RaceState:
         goal = int((options or {}).get("goal", 10))
+        if (options or {}).get("fast") and num_players > 2:  # an engine judges its options
+            raise InvalidState("a fast race is for 2 runners", key="error.invalid_state")
         return RaceState((0,) * num_players, (None,) * num_players, seed, 1, goal)
 
     def to_dict(self, state: RaceState) -> dict[str, Any]:

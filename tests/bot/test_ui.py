@@ -157,3 +157,13 @@ async def test_a_subset_select_parses_back_to_the_offered_subset() -> None:
     subset = back.subset()
     assert subset == _multi().subset
     assert str(subset.action(option_value(v) for v in ("2:5", "0:3"))) == "keep a 3 5"
+
+
+def test_option_autocomplete_offers_each_option_of_the_game() -> None:
+    from bot.commands import option_choices
+    from tests.bot.race import RACE
+
+    values = [c.value for c in option_choices(RACE.spec, "")]
+    assert values == ["goal=6", "goal=10", "goal=15", "fast=true", "fast=false"]
+    assert [c.value for c in option_choices(RACE.spec, "goal=6 f")] == [
+        "goal=6 fast=true", "goal=6 fast=false"]
