@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engines.base import Action, GameError, IllegalAction, InvalidAction, Message
 
-from .data import BUILDINGS, CARD_ORDER, CARDS, MATERIALS
+from .data import BUILDINGS, CARD_ORDER, MATERIALS
 from .payments import shortfall
 from .rules import ENDS, WORKER, buyable_ids, card_key, ends_of, mat_key
 from .state import State
@@ -67,7 +67,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if s.phase in ("start_pick", "cover"):
         if kind == "pick":
             if arg not in p.hand:
-                return _illegal(f"{CARDS[arg].name_en} is not in your hand", "not_in_hand",
+                return _illegal(f"{arg} is not in your hand", "not_in_hand",
                                 card=card_key(arg))
             return _illegal("You have already chosen", "already_picked")
         if kind == "cover" and s.phase == "cover":
@@ -75,7 +75,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
                 return _illegal("Choose a card from your hand first", "pick_first")
             if p.cover is not None:
                 return _illegal("You have already chosen", "already_picked")
-            return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
+            return _illegal(f"{arg} is not face up", "not_face_up",
                             card=card_key(arg))
         return _illegal("That is not possible while cards are being chosen", "not_now")
     step = s.step or ""
@@ -84,12 +84,12 @@ def reason(s: State, seat: int, action: Action) -> GameError:
                         step=Message(f"havana.step.{step}"))
     if kind == "play":
         if arg not in p.face_up:
-            return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
+            return _illegal(f"{arg} is not face up", "not_face_up",
                             card=card_key(arg))
-        return _illegal(f"{CARDS[arg].name_en} has already been carried out", "already_used",
+        return _illegal(f"{arg} has already been carried out", "already_used",
                         card=card_key(arg))
     if kind == "recover":
-        return _illegal(f"{CARDS[arg].name_en} is not in your discard", "not_in_discard",
+        return _illegal(f"{arg} is not in your discard", "not_in_discard",
                         card=card_key(arg))
     if kind == "remove":
         row, _, end = arg.partition(":")
