@@ -167,3 +167,30 @@ def test_option_autocomplete_offers_each_option_of_the_game() -> None:
     assert values == ["goal=6", "goal=10", "goal=15", "fast=true", "fast=false"]
     assert [c.value for c in option_choices(RACE.spec, "goal=6 f")] == [
         "goal=6 fast=true", "goal=6 fast=false"]
+
+
+def test_a_real_havana_thief_panel_names_its_victims() -> None:
+    """Issue 8 §5, from a real state: the peso thief's buttons read the victims' names,
+    never their 0-based seat numbers."""
+    from bot.play import _explained
+    from tests.engines.havana.helpers import actions_state, do, give
+
+    s = actions_state([("siesta", "debris"), ("siesta", "worker"), ("siesta", "peso_thief")])
+    give(s, 0, pesos=5)
+    give(s, 1, pesos=9)
+    s, _ = do(s, 0, "play debris")
+    s, _ = do(s, 1, "play worker")
+    s, _ = do(s, 2, "play peso_thief")
+    seats = (Seat(0, 11, "Ana"), Seat(1, 12, "Bob"), Seat(2, 13, "Cyd"))
+    game = GameInfo(id=7, guild_id=1, channel_id=2, game_key="havana", status=ACTIVE,
+                    creator_id=11, options={}, seed=5, version=9, max_seats=3, seats=seats,
+                    created_at=0.0, updated_at=0.0)
+    panel = Panel(game=game, seat=2, view=HAVANA.view(s, 2),
+                  choices=tuple(HAVANA.choices(s, 2)), awaited=True)
+    for locale, rob in (("en", "Rob"), ("fr", "Voler")):
+        labels = [c["label"] for row in _components(panel_components(panel, locale))
+                  for c in row["components"]]
+        assert labels == [f"{rob} Ana", f"{rob} Bob"], labels
+        lines = _explained(panel, locale)
+        assert len(lines) == 2 and "**" in lines[0] and "Ana" in lines[0]
+        assert not any(ch.isdigit() for ch in "".join(labels))
