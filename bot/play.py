@@ -215,7 +215,14 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
         await reply(interaction, t(err.key, locale, **err.params))
         await send_panel(interaction, game_id)
         return
-    except (ServiceError, GameError) as err:
+    except GameError as err:  # a rules refusal may name a seat: as a name, like the panel
+        with contextlib.suppress(ServiceError):
+            game = await bot.service.get(game_id)
+            err.params = messages.named(err.params, messages.spec_of(game),
+                                        [s.name for s in game.seats])
+        await report_error(interaction, err)
+        return
+    except ServiceError as err:
         await report_error(interaction, err)
         return
     seat = result.game.seat_of(interaction.user.id)
