@@ -194,3 +194,31 @@ def test_a_real_havana_thief_panel_names_its_victims() -> None:
         lines = _explained(panel, locale)
         assert len(lines) == 2 and "**" in lines[0] and "Ana" in lines[0]
         assert not any(ch.isdigit() for ch in "".join(labels))
+
+
+async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
+    """The select's chosen values go through ``Subset.action`` (canonical order, checked)
+    to the same move path as a click; a bad choice is a typed refusal, nothing applied."""
+    from types import SimpleNamespace
+
+    from bot import play
+
+    moves: list[tuple[int, int, str]] = []
+    refusals: list[Exception] = []
+
+    async def act(interaction: Any, game_id: int, version: int, action: str) -> None:
+        moves.append((game_id, version, action))
+
+    async def refuse(interaction: Any, err: Exception) -> None:
+        refusals.append(err)
+
+    monkeypatch.setattr(play, "act_from_component", act)
+    monkeypatch.setattr(play, "report_error", refuse)
+    item = panel_components(_panel([_multi()]), "en").children[0]
+    assert isinstance(item, SubsetSelect)
+    await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}))  # type: ignore[arg-type]
+    assert moves == [(123456, 4321, "keep a 3 5")]
+    await item.callback(SimpleNamespace(data={"values": []}))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": ["0:9"]}))  # type: ignore[arg-type]
+    assert len(moves) == 1 and [type(e).__name__ for e in refusals] == [
+        "IllegalAction", "InvalidAction"]
