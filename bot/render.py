@@ -43,8 +43,8 @@ Renderer = Callable[..., Image.Image]
 def renderer(game_key: str) -> Renderer:
     """The ``render`` function of the game's registered renderer module."""
     module = importlib.import_module(registry.entry(game_key).renderer)
-    draw: Renderer = module.render
-    return draw
+    found: Renderer = module.render
+    return found
 
 
 def draw(game_key: str, view: Mapping[str, Any], names: Sequence[str],
