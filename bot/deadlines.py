@@ -34,7 +34,7 @@ from bot.quiet import quiet_until
 from bot.service import GameService
 from bot.storage.base import Reminder, VersionConflict
 from engines.ai import ai_rng, random_action
-from engines.base import Action, Engine, GameError, Message
+from engines.base import Action, Engine, GameError, Message, offered
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 200  # moves played for one absent seat in one timeout (a whole turn)
@@ -182,8 +182,7 @@ class DeadlineKeeper:
             if policy.on_timeout == "skip":
                 action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
-                if isinstance(action, Action) and action in engine.legal_actions(state,
-                                                                                 row.seat):
+                if isinstance(action, Action) and offered(engine, state, row.seat, action):
                     skipped.append(True)
                     return action
             skipped.append(False)

@@ -24,6 +24,7 @@ from engines.base import (
     Outcome,
     Result,
     Spec,
+    Subset,
     check,
 )
 from engines.rng import Rng
@@ -72,6 +73,12 @@ class RaceEngine:
         if self.is_over(state):
             return frozenset()
         return frozenset(i for i, p in enumerate(state.picks) if p is None)
+
+    def subsets(self, state: RaceState, seat: int) -> list[Subset]:
+        return []  # no subset decision in this game
+
+    def skip_action(self, state: RaceState, seat: int) -> Action | None:
+        return None  # every pick is compulsory: the AI plays it
 
     def legal_actions(self, state: RaceState, seat: int) -> list[Action]:
         if seat not in self.active_players(state):
