@@ -24,17 +24,15 @@ KEY = "minos"
 COMBAT_PHASES = ("order", "attack", "defend")
 
 VERBS = (
-    Verb("move", "Any legal move now (autocomplete lists them)"),
-    Verb("keep", "Keep some dice and throw the others again (up to three throws)", ("keep",)),
-    Verb("use", "Use a combination: the symbol, then its dice", ("use", "dice", "cancel")),
-    Verb("sail", "Move a ship or guard: choose the piece, then each step", ("piece", "step")),
-    Verb("build", "Build on a site you hold: the site, then the building",
-         ("build", "type", "cancel")),
-    Verb("recruit", "Recruit a guard (2 dwellings) or a ship (2 harbours)", ("recruit",)),
-    Verb("rings", "Buy combat rings at 10 talents each", ("buy",)),
-    Verb("fight", "In a conflict: choose the defender, re-throw for a ring, or stand",
-         ("face", "rethrow", "stand")),
-    Verb("end", "End your turn", ("end",)),
+    Verb("move"),
+    Verb("keep", ("keep",)),
+    Verb("use", ("use", "dice", "cancel")),
+    Verb("sail", ("piece", "step")),
+    Verb("build", ("build", "type", "cancel")),
+    Verb("recruit", ("recruit",)),
+    Verb("rings", ("buy",)),
+    Verb("fight", ("face", "rethrow", "stand")),
+    Verb("end", ("end",)),
 )
 
 
@@ -94,17 +92,18 @@ class MinosPresenter:
         return None
 
 
+PRESENTER = MinosPresenter()  # read by the bot when it loads this extension
+
+
 class Minos(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
-        self.group = game_group(KEY, "Play Minos: dice, ships and guards, colonies", VERBS)
+        self.group = game_group(KEY, VERBS)
 
     async def cog_load(self) -> None:
-        self.bot.presenters[KEY] = MinosPresenter()
         self.bot.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.presenters.pop(KEY, None)
         self.bot.tree.remove_command(self.group.name)
 
 

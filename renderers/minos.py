@@ -27,7 +27,7 @@ from engines.minos.data import (
     SITES,
     square,
 )
-from renderers.common import Canvas, Face, Theme, contrast_text, shade
+from renderers.common import Canvas, Face, Theme, Translate, contrast_text, shade
 
 __all__ = ["render", "render_dice", "MinosTheme", "DEFAULT_MINOS_THEME"]
 
@@ -71,59 +71,20 @@ TRACK_H = 64
 DICE_Y = TRACK_Y + TRACK_H + 14
 DIE = 58
 
-_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "Minos", "round": "Round {n}", "round_max": "Round {n}/{m}",
-        "turn": "{name} to play", "defends": "{name} defends", "over": "Game over",
-        "value": "V", "talents": "talents", "rings": "rings", "stock": "stock",
-        "out": "OUT", "winner": "WINNER", "track": "Value track",
-        "last": "{name}'s final throw", "now": "{name}: throw {n}/3",
-        "points": "{mp} MP · {bp} BP", "unused": "unused",
-        "combat": "Conflict at {place}", "attacker": "{name} attacks", "defender": "{name}",
-        "vs": "vs", "tie": "tie: defender",
-        "scales": "talents", "arrow": "rings", "seagull": "MP", "construction": "BP",
-        "end.built": "every site built, two cities", "end.rounds": "round limit",
-        "end.last": "last player standing",
-        "h": "H", "d": "D", "t": "T", "w": "W",
-        "legend": "H harbour · D dwelling · T trading house · W wall",
-    },
-    "fr": {
-        "title": "Minos", "round": "Tour {n}", "round_max": "Tour {n}/{m}",
-        "turn": "À {name} de jouer", "defends": "{name} défend", "over": "Partie terminée",
-        "value": "V", "talents": "talents", "rings": "anneaux", "stock": "réserve",
-        "out": "ÉLIMINÉ", "winner": "GAGNANT", "track": "Échelle de valeur",
-        "last": "Dernier jet de {name}", "now": "{name} : lancer {n}/3",
-        "points": "{mp} PM · {bp} PC", "unused": "inutilisé",
-        "combat": "Conflit en {place}", "attacker": "{name} attaque", "defender": "{name}",
-        "vs": "contre", "tie": "égalité : défenseur",
-        "scales": "talents", "arrow": "anneaux", "seagull": "PM", "construction": "PC",
-        "end.built": "tous les sites construits, deux villes",
-        "end.rounds": "limite de tours", "end.last": "dernier joueur en lice",
-        "h": "P", "d": "H", "t": "C", "w": "E",
-        "legend": "P port · H habitation · C comptoir · E enceinte",
-    },
-}
-_SITE_FR = {"cno": "Carthagène", "ost": "Ostie", "tar": "Tarente", "syr": "Syracuse",
-            "car": "Carthage", "cyr": "Cyrène", "ale": "Alexandrie", "tyr": "Tyr",
-            "sal": "Salamine", "kno": "Cnossos", "ath": "Athènes", "eph": "Éphèse",
-            "gad": "Gadès"}
 _LETTER = {"harbour": "h", "dwelling": "d", "trading": "t", "wall": "w"}
 
 
-def tr(key: str, locale: str, **params: object) -> str:
-    """The renderer's own words (renderers may not import the bot's catalogues)."""
-    table = _TEXT.get(locale, _TEXT["en"])
-    return table.get(key, _TEXT["en"].get(key, key)).format(**params)
+def tr(key: str, words: Translate, **params: object) -> str:
+    """A board label from the catalogues (``minos.board.<key>``)."""
+    return words(f"minos.board.{key}", **params)
 
 
-def site_name(code: str, locale: str) -> str:
-    if locale == "fr" and code in _SITE_FR:
-        return _SITE_FR[code]
-    return SITES[code].name
+def site_name(code: str, words: Translate) -> str:
+    return words(f"minos.site.{code}")
 
 
-def place_name(place: str, locale: str) -> str:
-    return site_name(place, locale) if place in SITES else place.upper()
+def place_name(place: str, words: Translate) -> str:
+    return site_name(place, words) if place in SITES else place.upper()
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
@@ -236,14 +197,14 @@ def guard(c: MinosCanvas, cx: float, cy: float, colour: RGB, size: float = 1.0) 
 
 
 def _colony(c: MinosCanvas, code: str, colony: Mapping[str, Any] | None,
-            guards: Sequence[int] | None, locale: str) -> None:
+            guards: Sequence[int] | None, words: Translate) -> None:
     th = c.theme
     x, y = cell_origin(SITES[code].land)
     owner = colony["holder"] if colony else (guards[0] if guards else None)
     border = th.seat(owner) if owner is not None else th.tile_border
     c.box(x + 3, y + 3, x + CELL - 3, y + CELL - 3, fill=th.tile, outline=border,
           width=4 if owner is not None else 1.5, radius=6)
-    c.fitted(x + CELL / 2, y + 7, site_name(code, locale), 13, CELL - 10, fill=th.text,
+    c.fitted(x + CELL / 2, y + 7, site_name(code, words), 13, CELL - 10, fill=th.text,
              face=Face.CONDENSED_BOLD, anchor="mt", min_size=9)
     types: list[str] = list(colony["buildings"]) if colony else []
     for level in range(4):
@@ -253,7 +214,7 @@ def _colony(c: MinosCanvas, code: str, colony: Mapping[str, Any] | None,
             kind = types[level]
             fill = getattr(th, kind)
             c.box(bx0, by, bx1, by + 10, fill=fill, outline=shade(fill, 0.6), width=1)
-            c.number((bx0 + bx1) / 2, by + 5, tr(_LETTER[kind], locale), 9,
+            c.number((bx0 + bx1) / 2, by + 5, tr(_LETTER[kind], words), 9,
                      fill=contrast_text(fill, th))
         else:
             c.box(bx0, by, bx1, by + 10, outline=th.tile_muted, width=1)
@@ -396,23 +357,23 @@ def render_dice(faces: Sequence[str], used: Sequence[bool] = (), *, scale: float
 # --- panels -----------------------------------------------------------------------------
 
 def _header(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
-            locale: str) -> None:
+            words: Translate) -> None:
     th = c.theme
     c.box(0, 0, WIDTH, HEADER_H, fill=th.header)
-    c.text(MARGIN, HEADER_H / 2, tr("title", locale), 30, fill=th.header_text,
+    c.text(MARGIN, HEADER_H / 2, tr("title", words), 30, fill=th.header_text,
            face=Face.BOLD, anchor="lm")
-    rounds = (tr("round_max", locale, n=view["round"], m=view["max_rounds"])
-              if view["max_rounds"] else tr("round", locale, n=view["round"]))
+    rounds = (tr("round_max", words, n=view["round"], m=view["max_rounds"])
+              if view["max_rounds"] else tr("round", words, n=view["round"]))
     c.text(170, HEADER_H / 2, rounds, 24, fill=th.header_muted, anchor="lm")
     if view["phase"] == "over":
         reason = view.get("end_reason")
-        text = tr("over", locale) + (f" — {tr('end.' + reason, locale)}" if reason else "")
+        text = tr("over", words) + (f" — {tr('end.' + reason, words)}" if reason else "")
         colour = th.winner
     elif view.get("combat") and view["phase"] in ("order", "defend"):
-        text = tr("defends", locale, name=seat_name(names, view["combat"]["defender"]))
+        text = tr("defends", words, name=seat_name(names, view["combat"]["defender"]))
         colour = th.seat(view["combat"]["defender"])
     else:
-        text = tr("turn", locale, name=seat_name(names, view["current"]))
+        text = tr("turn", words, name=seat_name(names, view["current"]))
         colour = th.seat(view["current"])
     c.circle(400, HEADER_H / 2, 22, fill=colour, outline=th.header_text, width=2)
     c.fitted(420, HEADER_H / 2, text, 26, WIDTH - 440, fill=th.header_text, face=Face.BOLD,
@@ -420,7 +381,7 @@ def _header(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
 
 
 def _players(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
-             locale: str) -> None:
+             words: Translate) -> None:
     th = c.theme
     players = view["players"]
     gap = 8
@@ -436,18 +397,17 @@ def _players(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
         c.box(SIDE_X, y, SIDE_X + 10, y + h, fill=colour, radius=4)
         c.fitted(SIDE_X + 18, y + 8, seat_name(names, seat), 20, SIDE_W - 26, fill=th.text,
                  face=Face.BOLD, min_size=12)
-        c.text(SIDE_X + 18, y + 36, f"{tr('value', locale)} {p['value']}", 30, fill=th.text,
+        c.text(SIDE_X + 18, y + 36, f"{tr('value', words)} {p['value']}", 30, fill=th.text,
                face=Face.BOLD)
-        c.text(SIDE_X + 18, y + 74, f"{p['talents']} {tr('talents', locale)}", 18,
-               fill=th.text)
-        c.text(SIDE_X + 18, y + 96, f"{p['rings']} {tr('rings', locale)}", 18, fill=th.text)
+        c.text(SIDE_X + 18, y + 74, tr("talents_n", words, n=p["talents"]), 18, fill=th.text)
+        c.text(SIDE_X + 18, y + 96, tr("rings_n", words, n=p["rings"]), 18, fill=th.text)
         ix = SIDE_X + SIDE_W - 44
         ship(c, ix, y + 86, colour, 0.55)
         c.text(ix + 16, y + 80, str(p["ships"]), 16, fill=th.text, face=Face.BOLD)
         guard(c, ix, y + 110, colour, 0.7)
         c.text(ix + 16, y + 103, str(p["guards"]), 16, fill=th.text, face=Face.BOLD)
-        badge = tr("winner", locale) if seat in winners else (
-            tr("out", locale) if p["out"] else "")
+        badge = tr("winner", words) if seat in winners else (
+            tr("out", words) if p["out"] else "")
         if badge:
             fill = th.winner if seat in winners else th.combat
             c.box(SIDE_X + SIDE_W - 96, y + 40, SIDE_X + SIDE_W - 8, y + 64, fill=fill,
@@ -456,7 +416,7 @@ def _players(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
                      face=Face.BOLD, anchor="mm")
 
 
-def _track(c: MinosCanvas, view: Mapping[str, Any], locale: str) -> None:
+def _track(c: MinosCanvas, view: Mapping[str, Any], words: Translate) -> None:
     th = c.theme
     w = (WIDTH - 2 * MARGIN) / 50
     for v in range(50):
@@ -465,8 +425,8 @@ def _track(c: MinosCanvas, view: Mapping[str, Any], locale: str) -> None:
               th.tile_muted, outline=th.tile_border, width=1)
         if v % 5 == 0:
             c.text(x + 3, TRACK_Y + 24, str(v), 12, fill=th.text_muted)
-    c.text(MARGIN, TRACK_Y + 2, tr("track", locale), 15, fill=th.text_muted, face=Face.BOLD)
-    c.text(WIDTH - MARGIN, TRACK_Y + 2, tr("legend", locale), 14, fill=th.text_muted,
+    c.text(MARGIN, TRACK_Y + 2, tr("track", words), 15, fill=th.text_muted, face=Face.BOLD)
+    c.text(WIDTH - MARGIN, TRACK_Y + 2, tr("legend", words), 14, fill=th.text_muted,
            anchor="ra")
     stacked: dict[int, int] = {}
     for seat, p in enumerate(view["players"]):
@@ -508,60 +468,60 @@ def _dice_row(c: MinosCanvas, x: float, y: float, faces: Sequence[str],
                      face=Face.CONDENSED, anchor="mt", min_size=9)
 
 
-def _became(uses: Sequence[Sequence[Any]], n: int, locale: str,
+def _became(uses: Sequence[Sequence[Any]], n: int, words: Translate,
             blank: tuple[int, str, str]) -> list[tuple[int, str, str]]:
     labels = [blank] * n
     for group, (symbol, dice, amount) in enumerate(uses):
         for k, i in enumerate(dice):
-            labels[i] = (group, f"+{amount}" if k == 0 else "", tr(symbol, locale) if k == 0
+            labels[i] = (group, f"+{amount}" if k == 0 else "", tr(symbol, words) if k == 0
                          else "")
     return labels
 
 
 def _last_turn(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
-               locale: str) -> None:
+               words: Translate) -> None:
     last = view.get("last")
     if not last:
         return
     th = c.theme
-    c.text(MARGIN, DICE_Y, tr("last", locale, name=seat_name(names, last["seat"])), 18,
+    c.text(MARGIN, DICE_Y, tr("last", words, name=seat_name(names, last["seat"])), 18,
            fill=th.seat(last["seat"]), face=Face.BOLD)
-    labels = _became(last["uses"], len(last["dice"]), locale,
-                     (-1, "—", tr("unused", locale)))
+    labels = _became(last["uses"], len(last["dice"]), words,
+                     (-1, "—", tr("unused", words)))
     used = [label[0] < 0 for label in labels]
     _dice_row(c, MARGIN, DICE_Y + 28, last["dice"], used, labels)
 
 
 def _current(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str],
-             locale: str) -> None:
+             words: Translate) -> None:
     th = c.theme
     x = WIDTH / 2 + 20
     if view.get("combat"):
-        _combat(c, view, names, locale, x)
+        _combat(c, view, names, words, x)
         return
     if view["phase"] == "over":
         return
     seat = view["current"]
-    c.text(x, DICE_Y, tr("now", locale, name=seat_name(names, seat), n=view["throws"]), 18,
+    c.text(x, DICE_Y, tr("now", words, name=seat_name(names, seat), n=view["throws"]), 18,
            fill=th.seat(seat), face=Face.BOLD)
-    labels = _became(view["uses"], len(view["dice"]), locale, (-1, "", ""))
+    labels = _became(view["uses"], len(view["dice"]), words, (-1, "", ""))
     _dice_row(c, x, DICE_Y + 28, view["dice"], view["used"], labels)
-    points = tr("points", locale, mp=view["mp"], bp=view["bp"])
+    points = tr("points", words, mp=view["mp"], bp=view["bp"])
     c.text(x + 6 * (DIE + 10) + 6, DICE_Y + 28 + DIE / 2, points, 18, fill=th.text,
            face=Face.BOLD, anchor="lm")
 
 
-def _combat(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str], locale: str,
+def _combat(c: MinosCanvas, view: Mapping[str, Any], names: Sequence[str], words: Translate,
             x: float) -> None:
     th = c.theme
     combat = view["combat"]
-    c.text(x, DICE_Y, tr("combat", locale, place=place_name(combat["target"], locale)), 18,
+    c.text(x, DICE_Y, tr("combat", words, place=place_name(combat["target"], words)), 18,
            fill=th.combat, face=Face.BOLD)
     small = 38
     rows = ((combat["attacker"], combat["attack"], combat["attack_value"],
-             tr("attacker", locale, name=seat_name(names, combat["attacker"]))),
+             tr("attacker", words, name=seat_name(names, combat["attacker"]))),
             (combat["defender"], combat["defence"], combat["defence_value"],
-             tr("defender", locale, name=seat_name(names, combat["defender"]))))
+             tr("defender", words, name=seat_name(names, combat["defender"]))))
     for k, (seat, faces, value, label) in enumerate(rows):
         y = DICE_Y + 26 + k * (small + 30)
         c.fitted(x, y, label, 17, 6 * (small + 6), fill=th.seat(seat), face=Face.BOLD,
@@ -577,21 +537,21 @@ def render(
     view: Mapping[str, Any],
     *,
     names: Sequence[str],
-    locale: str = "en",
+    words: Translate,
     theme: MinosTheme = DEFAULT_MINOS_THEME,
     scale: float = 1.0,
 ) -> Image.Image:
     """Draw ``view`` as an RGB image. Pure: the same view gives the same image."""
     img = _background(theme, scale).copy()
     c = MinosCanvas(img, theme, scale)
-    _header(c, view, names, locale)
+    _header(c, view, names, words)
     colonies = view["colonies"]
     for code in SITES:
-        _colony(c, code, colonies.get(code), view["guards"].get(code), locale)
+        _colony(c, code, colonies.get(code), view["guards"].get(code), words)
     _pieces(c, view)
     _combat_marks(c, view)
-    _players(c, view, names, locale)
-    _track(c, view, locale)
-    _last_turn(c, view, names, locale)
-    _current(c, view, names, locale)
+    _players(c, view, names, words)
+    _track(c, view, words)
+    _last_turn(c, view, names, words)
+    _current(c, view, names, words)
     return img

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engines.base import TURN_END, Action, Ctx, Subset
+from engines.base import TURN_END, Action, Ctx, Message, Subset
 from engines.rng import Rng
 
 from .data import (
@@ -91,11 +91,10 @@ def _start_turn(ctx: Ctx[State], seat: int) -> None:
     ctx.emit("minos.ev.throw", seat=seat, **dice_params(s.dice), n=s.throws)
 
 
-def word(group: str, ident: str) -> str:
+def word(group: str, ident: str) -> Message:
     """A catalogue word as an event or label parameter (``minos.<group>.<ident>``): a die
-    face, a piece, a site, a building type, an end reason. The one place that knows how a
-    translatable parameter is written."""
-    return f"@minos.{group}.{ident}"
+    face, a piece, a site, a building type, an end reason."""
+    return Message(f"minos.{group}.{ident}")
 
 
 def dice_params(dice: list[int]) -> dict[str, Any]:
@@ -381,7 +380,7 @@ def _remove(ctx: Ctx[State], seat: int, kind: str, place: str) -> None:
              place=place_param(place))
 
 
-def place_param(place: str) -> str:
+def place_param(place: str) -> Message | str:
     """A place as an event or label parameter: a site's translated name, or the id."""
     return word("site", place) if place in SITES else place.upper()
 

@@ -19,7 +19,7 @@ NAMES = ["Alice", "Bob", "Chloé", "Dmitri"]
 def test_every_action_kind_has_a_verb() -> None:
     covered = {kind for verb in VERBS for kind in verb.kinds}
     assert covered == set(KINDS)
-    assert len(VERBS) <= 25 and all(len(v.english) <= 100 for v in VERBS)
+    assert len(VERBS) <= 25
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])

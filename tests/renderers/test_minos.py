@@ -15,7 +15,7 @@ from renderers import minos
 from renderers.common import encode_png
 from tests.renderers import minos_states
 from tests.renderers.helper import assert_image_similar, load_fixture, load_golden
-from tests.renderers.regenerate import GOLDENS, NAMES, render_golden
+from tests.renderers.regenerate import EN, FR, GOLDENS, NAMES, render_golden
 
 MINOS = [g for g in GOLDENS if g.name.startswith("minos_")]
 MAX_PNG_BYTES = 1_500_000
@@ -38,7 +38,7 @@ def test_goldens_cover_every_phase_and_a_conflict() -> None:
 def test_every_phase_draws_small_enough_for_discord(stop: str, n: int, seed: int) -> None:
     view = minos_states.view_at(stop, n, seed)
     json.dumps(view)
-    img = minos.render(view, names=NAMES[:n], locale="fr")
+    img = minos.render(view, names=NAMES[:n], words=FR)
     assert img.size == (minos.WIDTH, minos.HEIGHT)
     assert len(encode_png(img)) <= MAX_PNG_BYTES
 
@@ -46,7 +46,8 @@ def test_every_phase_draws_small_enough_for_discord(stop: str, n: int, seed: int
 def test_the_drawing_is_pure_and_the_same_for_every_seat() -> None:
     state = next(s for s in (minos_states.play_until(3, seed, minos_states.rich)
                              for seed in range(1, 60)) if s is not None)
-    images = [minos.render(ENGINE.view(state, seat), names=NAMES[:3]) for seat in (None, 0, 2)]
+    images = [minos.render(ENGINE.view(state, seat), names=NAMES[:3], words=EN)
+              for seat in (None, 0, 2)]
     for img in images[1:]:
         assert ImageChops.difference(images[0], img).getbbox() is None
 
@@ -54,7 +55,7 @@ def test_the_drawing_is_pure_and_the_same_for_every_seat() -> None:
 def test_values_beyond_the_track_and_missing_names_still_draw() -> None:
     view = load_fixture("minos_rich_4p")
     view["players"][0]["value"] = 57
-    img = minos.render(view, names=[])
+    img = minos.render(view, names=[], words=EN)
     assert img.size == (minos.WIDTH, minos.HEIGHT)
 
 

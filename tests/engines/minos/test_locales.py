@@ -23,8 +23,8 @@ SHARED = {loc: json.loads((ROOT / "bot" / "locales" / loc / "errors.json").read_
 def _keys_in(key: str, params: Any) -> set[str]:
     keys = {key}
     for v in (params.values() if isinstance(params, dict) else params):
-        if isinstance(v, str) and v.startswith("@"):
-            keys.add(v[1:])
+        if isinstance(v, Message):
+            keys |= _keys_in(v.key, dict(v.params))
         elif isinstance(v, (list, dict)):
             keys |= _keys_in(key, v)
     return keys
