@@ -448,3 +448,19 @@ def check(condition: bool, error: type[GameError], message: str, *,
     """Raise ``error(message)`` unless ``condition`` holds (keeps rule checks one line)."""
     if not condition:
         raise error(message, key=key, **params)
+
+
+def is_seat(seat: object, num_players: int) -> bool:
+    """Whether ``seat`` names a seat of a ``num_players`` game: an int (never a bool) in
+    range. Engines refuse anything else with :class:`NotYourTurn`, never a raw error."""
+    return (isinstance(seat, int) and not isinstance(seat, bool)
+            and 0 <= seat < num_players)
+
+
+def check_seed(seed: object) -> int:
+    """A ``new_game`` seed: any int (the generator keeps its low 64 bits), else
+    :class:`InvalidState`."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidState(f"Bad seed {str(seed)[:MAX_TOKEN]!r}", key="error.invalid_state",
+                           detail="seed")
+    return seed

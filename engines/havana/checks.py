@@ -5,7 +5,7 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import Action, GameError, IllegalAction, InvalidAction, int_arg
 
 from .data import BUILDINGS, CARD_ORDER, CARDS, MATERIALS
 from .payments import shortfall
@@ -45,8 +45,10 @@ def malformed(action: Action) -> InvalidAction | None:
         ok = arg in CARD_ORDER
     elif kind == "take":
         ok = arg in MATERIALS or arg == WORKER
-    elif kind in ("target", "build"):
-        ok = arg.isdigit()
+    elif kind == "target":
+        int_arg(arg, 0, 3, what="seat")  # raises InvalidAction
+    elif kind == "build":
+        int_arg(arg, min(BUILDINGS), max(BUILDINGS), what="building")
     elif kind == "remove":
         row, _, end = arg.partition(":")
         ok = row in ("0", "1") and end in ENDS
@@ -58,7 +60,10 @@ def malformed(action: Action) -> InvalidAction | None:
 
 def reason(s: State, seat: int, action: Action) -> GameError:
     """The most specific error for an action that is not legal now."""
-    bad = malformed(action)
+    try:
+        bad = malformed(action)
+    except InvalidAction as err:
+        return err
     if bad is not None:
         return bad
     p = s.players[seat]
@@ -96,7 +101,8 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         if (int(row), end) not in ends_of(s):
             return _illegal("There is no building there", "not_row_end")
     if kind == "target":
-        return _illegal(f"Player {arg} cannot be targeted", "bad_target", target=int(arg))
+        target = int_arg(arg, 0, s.num_players - 1, what="seat")
+        return _illegal(f"Player {arg} cannot be targeted", "bad_target", target=target)
     if kind == "take":
         what = "@havana.res.worker" if arg == WORKER else mat_key(arg)
         return _illegal(f"There is no {arg} to take", "none_to_take", what=what)
@@ -108,8 +114,6 @@ def reason(s: State, seat: int, action: Action) -> GameError:
 
 
 def _build_reason(s: State, seat: int, bid: int) -> GameError:
-    if bid not in BUILDINGS:
-        return InvalidAction(f"No building {bid}", key="error.invalid_action", detail=str(bid))
     if bid not in buyable_ids(s):
         return _illegal("Only the buildings at the ends of the rows can be bought",
                         "not_buyable", building=f"@havana.building.{bid}")

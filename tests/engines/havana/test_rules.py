@@ -326,11 +326,6 @@ def test_errors_are_typed_and_translatable() -> None:
     assert err.value.key == "havana.error.wrong_step"
 
 
-def test_new_game_checks_the_player_count() -> None:
-    with pytest.raises(InvalidAction):
-        ENGINE.new_game(5, 1)
-
-
 def test_apply_never_mutates_its_input() -> None:
     s = actions_state([("siesta", "black_market"), ("siesta", "debris")])
     before = ENGINE.to_dict(s)

@@ -129,7 +129,7 @@ def test_every_error_key_in_the_source_exists_in_both_locales() -> None:
     source = "".join(p.read_text("utf-8") for p in (ROOT / "engines/havana").glob("*.py"))
     named = set(re.findall(r'_illegal\([^)]*?"([a-z_]+)"', source, re.S))
     named |= {k.split(".", 2)[2] for k in re.findall(r'"(havana\.error\.[a-z_]+)"', source)}
-    assert {"need", "not_buyable", "bad_target", "players"} <= named
+    assert {"need", "not_buyable", "bad_target"} <= named
     for loc, cat in LOCALES.items():
         assert {f"havana.error.{k}" for k in named} <= set(cat), loc
 
