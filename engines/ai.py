@@ -16,7 +16,7 @@ def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
     return random.Random(f"ai:{game_seed}:{seat}:{move_number}")
 
 
-def random_action(engine: Engine, state: Any, seat: int, rng: random.Random) -> Action:
+def random_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Action:
     actions = engine.legal_actions(state, seat)
     if not actions:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")

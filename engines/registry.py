@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.base import Engine
 
 
-def _load() -> dict[str, Engine]:
+def _load() -> dict[str, Engine[Any]]:
     from engines.havana import ENGINE as havana
     from engines.tuscany import ENGINE as tuscany
 
     return {e.spec.key: e for e in (havana, tuscany)}
 
 
-_GAMES: dict[str, Engine] | None = None
+_GAMES: dict[str, Engine[Any]] | None = None
 
 
-def games() -> dict[str, Engine]:
+def games() -> dict[str, Engine[Any]]:
     global _GAMES
     if _GAMES is None:
         _GAMES = _load()
     return _GAMES
 
 
-def get(key: str) -> Engine:
+def get(key: str) -> Engine[Any]:
     try:
         return games()[key]
     except KeyError:

@@ -20,7 +20,6 @@ from engines.base import (
     Subset,
     check_seed,
     is_seat,
-    offered,
 )
 
 from . import checks, rules, state, view
@@ -74,7 +73,8 @@ class HavanaEngine:
         if not is_seat(seat, s.num_players) or seat not in rules.active(s):
             raise NotYourTurn(f"Seat {str(seat)[:40]} is not awaited now",
                               key="error.not_your_turn")
-        if not offered(self, s, seat, action):
+        if action not in rules.legal(s, seat) and not any(
+                sub.accepts(action) for sub in self.subsets(s, seat)):  # base.offered
             raise checks.reason(s, seat, action)
         ctx = Ctx(s.clone())
         rules.run(ctx, seat, action)

@@ -104,6 +104,10 @@ def reason(s: State, seat: int, action: Action) -> GameError:
             return _illegal("You can place a display tile: no swap", "not_stuck")
         return _illegal("No tile of that colour is on display", "colour_absent",
                         colour=colour_key(CODES.index(arg)))
+    if kind == "arrange" and s.phase == "arrange":
+        # Offered one change at a time (the order, one module's turn, or the shifts), so
+        # every arrangement is reachable and each menu stays under 25 entries.
+        return _illegal("Change one thing at a time", "arrange_step")
     frame = s.stack[-1] if s.stack else None
     if kind == "space" and frame is not None and frame.tile is not None:
         return _space_reason(s, seat, frame.tile, LABEL_INDEX[arg], frame.src == "store")

@@ -6,10 +6,7 @@ the rulebook is silent are listed in ``docs/rules/tuscany.md``.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engines.base import TURN_END, Action, Event
-from engines.rng import Rng
+from engines.base import TURN_END, Action, Ctx
 
 from .board import LABELS, NUM_SPACES, ORDERS, SHIFTS, TURNS, Geometry, geometry
 from .data import (
@@ -83,59 +80,34 @@ def unit_key(unit: str) -> str:
 # --- setup ----------------------------------------------------------------------------
 
 def new_state(num_players: int, seed: int) -> State:
-    """Setup (rulebook "Mise en place"); everything random comes from ``seed``."""
-    rng = Rng(seed)
+    """Setup (rulebook "Mise en place"); every random step goes through the shared Ctx."""
+    s = State(num_players, seed, 0, [])
+    ctx = Ctx(s)
     groups = {g: list(MODULE_GROUPS[g]) for g in "ABC"}
     for g in "ABC":
-        rng.shuffle(groups[g])
-    players = []
+        ctx.shuffle(groups[g])
     for seat in range(num_players):
         p = Player([groups["A"][seat], groups["B"][seat], groups["C"][seat]])
-        p.order = rng.choice(ORDERS)
-        p.turns = rng.choice(TURNS)
-        p.shifts = rng.choice(SHIFTS)
+        p.order = ctx.choice(ORDERS)
+        p.turns = ctx.choice(TURNS)
+        p.shifts = ctx.choice(SHIFTS)
         tiles = list(own_tiles(seat))
-        rng.shuffle(tiles)
+        ctx.shuffle(tiles)
         p.piles = [tiles[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(3)]
-        players.append(p)
-    s = State(num_players, 0, rng.randrange(num_players), players)
-    s.current = s.first
+        s.players.append(p)
+    s.first = s.current = ctx.randrange(num_players)
     s.deck = [c for c in range(8) for _ in range(DOMAIN_COUNTS[c])]
-    rng.shuffle(s.deck)
+    ctx.shuffle(s.deck)
     s.income = [k for k, n in INCOME_COUNTS.items() for _ in range(n)]
-    rng.shuffle(s.income)
+    ctx.shuffle(s.income)
     s.neutral = list(NEUTRAL_IDS)
-    rng.shuffle(s.neutral)
+    ctx.shuffle(s.neutral)
     s.display = [s.neutral.pop() for _ in range(DISPLAY_SIZE)]
-    for p in players:
+    for p in s.players:
         for _ in range(HAND_SIZE):
             p.hand[s.deck.pop()] += 1
-    s.rng = rng.state
-    ctx = Ctx(s)
     check_reset(ctx)  # cannot trigger with 4 neutral tiles per colour, kept for safety
-    return ctx.s
-
-
-# --- the working context of one apply -------------------------------------------------
-
-class Ctx:
-    """The state being changed plus the events and the irreversibility it accumulates."""
-
-    __slots__ = ("s", "events", "irreversible", "_rng")
-
-    def __init__(self, s: State) -> None:
-        self.s = s
-        self.events: list[Event] = []
-        self.irreversible = False
-        self._rng = Rng(s.rng)
-
-    def emit(self, key: str, to: int | None = None, **params: Any) -> None:
-        self.events.append(Event(key, params, to))
-
-    def shuffle(self, items: list[Any]) -> None:
-        self._rng.shuffle(items)
-        self.s.rng = self._rng.state
-        self.irreversible = True
+    return s
 
 
 def geo(p: Player) -> Geometry:
@@ -323,7 +295,7 @@ def _legal_frame(s: State, p: Player, f: Frame) -> list[Action]:
 
 # --- applying -------------------------------------------------------------------------
 
-def run(ctx: Ctx, seat: int, a: Action) -> None:
+def run(ctx: Ctx[State], seat: int, a: Action) -> None:
     """Apply an action already known to be legal, then resolve automatic steps."""
     s = ctx.s
     p = s.players[seat]
@@ -350,7 +322,7 @@ def run(ctx: Ctx, seat: int, a: Action) -> None:
         _resolve_auto(ctx)
 
 
-def _arrange(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
+def _arrange(ctx: Ctx[State], seat: int, p: Player, a: Action) -> None:
     if a.kind == "confirm":
         p.confirmed = True
         ctx.emit("tuscany.ev.confirmed", player=seat)
@@ -362,7 +334,7 @@ def _arrange(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
     p.shifts = "000" if a.args[2] == "111" else a.args[2]
 
 
-def take_improvement(ctx: Ctx, seat: int, p: Player, name: str) -> None:
+def take_improvement(ctx: Ctx[State], seat: int, p: Player, name: str) -> None:
     """Rulebook "Cité": take one improvement; storage also gives 2 green VP at once."""
     i = IMPROVEMENTS.index(name)
     ctx.s.supply[i] -= 1
@@ -374,7 +346,7 @@ def take_improvement(ctx: Ctx, seat: int, p: Player, name: str) -> None:
         ctx.emit("tuscany.ev.green", player=seat, points=STORAGE_GREEN)
 
 
-def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
+def _play(ctx: Ctx[State], seat: int, p: Player, a: Action) -> None:
     s = ctx.s
     f = s.stack.pop()
     k, args = a.kind, a.args
@@ -451,7 +423,7 @@ def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
             end_turn(ctx)
 
 
-def _resolve_auto(ctx: Ctx) -> None:
+def _resolve_auto(ctx: Ctx[State]) -> None:
     s = ctx.s
     while s.stack and s.stack[-1].kind in AUTO_FRAMES:
         f = s.stack.pop()
@@ -465,7 +437,7 @@ def _resolve_auto(ctx: Ctx) -> None:
 
 # --- cards ----------------------------------------------------------------------------
 
-def draw_cards(ctx: Ctx, seat: int, p: Player, n: int) -> None:
+def draw_cards(ctx: Ctx[State], seat: int, p: Player, n: int) -> None:
     """Draw from the domain deck, reshuffling the discard when it runs out."""
     s = ctx.s
     got: list[int] = []
@@ -484,7 +456,7 @@ def draw_cards(ctx: Ctx, seat: int, p: Player, n: int) -> None:
     ctx.emit("tuscany.ev.draw_private", to=seat, cards=[colour_key(c) for c in sorted(got)])
 
 
-def spend(ctx: Ctx, p: Player, colour: int, units: tuple[str, ...]) -> None:
+def spend(ctx: Ctx[State], p: Player, colour: int, units: tuple[str, ...]) -> None:
     for u in units:
         if u == WORKER:
             p.workers -= 1
@@ -496,7 +468,7 @@ def spend(ctx: Ctx, p: Player, colour: int, units: tuple[str, ...]) -> None:
 
 # --- tiles ----------------------------------------------------------------------------
 
-def store(ctx: Ctx, seat: int, p: Player, display_slot: int, storage_slot: int) -> None:
+def store(ctx: Ctx[State], seat: int, p: Player, display_slot: int, storage_slot: int) -> None:
     """Rulebook "Prendre une tuile": to storage, then refill from the leftmost pile."""
     s = ctx.s
     tile = s.display[display_slot]
@@ -506,7 +478,7 @@ def store(ctx: Ctx, seat: int, p: Player, display_slot: int, storage_slot: int) 
     refill(ctx, seat, display_slot)
 
 
-def refill(ctx: Ctx, seat: int, slot: int) -> None:
+def refill(ctx: Ctx[State], seat: int, slot: int) -> None:
     """Reveal the top of the leftmost non-empty pile (a neutral tile once all are used)."""
     s = ctx.s
     p = s.players[seat]
@@ -526,7 +498,7 @@ def refill(ctx: Ctx, seat: int, slot: int) -> None:
     check_reset(ctx)
 
 
-def trigger_round(ctx: Ctx, seat: int) -> None:
+def trigger_round(ctx: Ctx[State], seat: int) -> None:
     """Announce the end of the round; round 3 is followed by one more rotation."""
     s = ctx.s
     s.trigger = True
@@ -534,7 +506,7 @@ def trigger_round(ctx: Ctx, seat: int) -> None:
     ctx.emit(key, player=seat, round=s.round)
 
 
-def draw_neutral(ctx: Ctx) -> int | None:
+def draw_neutral(ctx: Ctx[State]) -> int | None:
     """Top neutral tile; when none is left, reshuffle only the discarded neutral ones."""
     s = ctx.s
     if not s.neutral and s.neutral_discard:
@@ -548,7 +520,7 @@ def draw_neutral(ctx: Ctx) -> int | None:
     return s.neutral.pop() if s.neutral else None
 
 
-def check_reset(ctx: Ctx) -> None:
+def check_reset(ctx: Ctx[State]) -> None:
     """Rulebook "Trop de tuiles…": 5 of a colour face up are replaced by neutral tiles."""
     s = ctx.s
     for _ in range(RESET_GUARD):
@@ -563,7 +535,7 @@ def check_reset(ctx: Ctx) -> None:
         _replace_colour(ctx, colour)
 
 
-def _replace_colour(ctx: Ctx, colour: int) -> None:
+def _replace_colour(ctx: Ctx[State], colour: int) -> None:
     s = ctx.s
     slots = [i for i, t in enumerate(s.display) if t is not None and TILES[t].colour == colour]
     for i in slots:
@@ -575,14 +547,14 @@ def _replace_colour(ctx: Ctx, colour: int) -> None:
         s.display[i] = draw_neutral(ctx)
 
 
-def swap_colour(ctx: Ctx, seat: int, colour: int) -> None:
+def swap_colour(ctx: Ctx[State], seat: int, colour: int) -> None:
     """The stuck player's swap: all display tiles of one colour for neutral ones."""
     ctx.emit("tuscany.ev.swap", player=seat, colour=colour_key(colour))
     _replace_colour(ctx, colour)
     check_reset(ctx)
 
 
-def put_tile(ctx: Ctx, seat: int, p: Player, tile: int, space: int) -> None:
+def put_tile(ctx: Ctx[State], seat: int, p: Player, tile: int, space: int) -> None:
     """The tile lands: zone, agriculture and colour-bonus VP, then its effect."""
     s = ctx.s
     g = geo(p)
@@ -615,7 +587,7 @@ def put_tile(ctx: Ctx, seat: int, p: Player, tile: int, space: int) -> None:
     _effect(ctx, seat, p, colour)
 
 
-def _effect(ctx: Ctx, seat: int, p: Player, colour: int) -> None:
+def _effect(ctx: Ctx[State], seat: int, p: Player, colour: int) -> None:
     s = ctx.s
     if colour == CASTLE:
         if castle_candidates(s, p):
@@ -642,7 +614,7 @@ def _effect(ctx: Ctx, seat: int, p: Player, colour: int) -> None:
             reveal_income(ctx, seat, p)
 
 
-def gain_joker(ctx: Ctx, seat: int, p: Player) -> None:
+def gain_joker(ctx: Ctx[State], seat: int, p: Player) -> None:
     """A joker goes to a free storage space; with none free it is 2 red VP instead.
     It is marked as gained this turn: it can be placed from the player's next turn on."""
     if None in p.storage:
@@ -655,7 +627,7 @@ def gain_joker(ctx: Ctx, seat: int, p: Player) -> None:
         ctx.emit("tuscany.ev.joker_red", player=seat, points=JOKER_FALLBACK_RED)
 
 
-def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
+def reveal_income(ctx: Ctx[State], seat: int, p: Player) -> None:
     """Rulebook "Commerce": reveal an income card, gain it, discard it face up."""
     s = ctx.s
     if not s.income:
@@ -684,7 +656,7 @@ def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
 
 # --- turns, rounds, scoring -----------------------------------------------------------
 
-def end_turn(ctx: Ctx) -> None:
+def end_turn(ctx: Ctx[State]) -> None:
     s = ctx.s
     seat = s.current
     s.players[seat].fresh_jokers = []  # jokers gained this turn become placeable
@@ -699,7 +671,7 @@ def end_turn(ctx: Ctx) -> None:
     s.stack = [Frame("main")]
 
 
-def _end_rotation(ctx: Ctx) -> None:
+def _end_rotation(ctx: Ctx[State]) -> None:
     """Rulebook "Les 3 manches" and "Décomptes"."""
     s = ctx.s
     if s.round == 3 and not s.extra:
@@ -720,7 +692,7 @@ def _end_rotation(ctx: Ctx) -> None:
     s.stack = []
 
 
-def score_round(ctx: Ctx) -> None:
+def score_round(ctx: Ctx[State]) -> None:
     """Green VP are added to red VP; green is never reset."""
     s = ctx.s
     ctx.emit("tuscany.ev.round_end", round=s.round)
@@ -734,7 +706,7 @@ def leftovers(p: Player) -> int:
     return stored + p.marbles + p.workers + sum(p.hand) // 5
 
 
-def final_scoring(ctx: Ctx) -> None:
+def final_scoring(ctx: Ctx[State]) -> None:
     """Rulebook "Fin de la partie": 1 red VP per leftover item and per 5 cards."""
     for seat, p in enumerate(ctx.s.players):
         points = leftovers(p)

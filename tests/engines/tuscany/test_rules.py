@@ -33,15 +33,18 @@ def test_setup_deals_5_cards_8_neutral_tiles_and_3_piles_of_7() -> None:
     validate(s)
 
 
-def test_arrangement_is_simultaneous_and_any_valid_arrangement_is_accepted() -> None:
+def test_arrangement_is_simultaneous_and_made_one_offered_change_at_a_time() -> None:
     s = E.new_game(3, 5)
     assert E.active_players(s) == {0, 1, 2}
     assert len(legal(s, 1)) <= 25
-    s = do(s, 1, "arrange cba 101 011").state
+    s.players[1].order, s.players[1].turns, s.players[1].shifts = "abc", "000", "000"
+    for step in ("arrange cba 000 000", "arrange cba 100 000", "arrange cba 101 000",
+                 "arrange cba 101 011"):
+        s = do(s, 1, step).state
     assert (s.players[1].order, s.players[1].turns, s.players[1].shifts) == ("cba", "101", "011")
     assert E.view(s, None)["players"][1]["arrangement"]["order"] == "cba"
-    s = do(s, 1, "arrange cba 101 111").state  # all shifted = none shifted
-    assert s.players[1].shifts == "000"
+    with pytest.raises(IllegalAction):  # two changes at once: not offered, so refused
+        do(s, 1, "arrange abc 000 011")
     with pytest.raises(InvalidAction):
         do(s, 1, "arrange cba 101 211")
     out = do(s, 1, "confirm")
@@ -54,6 +57,21 @@ def test_arrangement_is_simultaneous_and_any_valid_arrangement_is_accepted() -> 
     out = do(s, 2, "confirm")
     assert TURN_END in [e.key for e in out.events]
     assert out.state.phase == "castle" and E.active_players(out.state) == {0, 1, 2}
+
+
+def test_every_arrangement_is_reachable_through_offered_changes() -> None:
+    # Rulebook "Mise en place": the modules go in any order, turned or not, shifted by one
+    # hex at most; all 6 x 8 x 7 arrangements can be reached from the dealt one.
+    s = E.new_game(2, 1)
+    start = (s.players[0].order, s.players[0].turns, s.players[0].shifts)
+    seen, todo = {start}, [start]
+    while todo:
+        s.players[0].order, s.players[0].turns, s.players[0].shifts = todo.pop()
+        for a in E.legal_actions(s, 0):
+            if a.kind == "arrange" and (key := tuple(a.args)) not in seen:
+                seen.add(key)
+                todo.append(key)
+    assert len(seen) == 6 * 8 * 7
 
 
 def test_start_castle_on_a_dark_green_space_then_improvements_in_turn_order() -> None:
