@@ -5,11 +5,21 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction, int_arg
+from engines.base import Action, GameError, IllegalAction, InvalidAction, InvalidState, int_arg
 
 from .data import BUILDINGS, CARD_ORDER, CARDS, MATERIALS
-from .payments import shortfall
-from .rules import ENDS, WORKER, buyable_ids, card_key, ends_of, mat_key
+from .payments import material_options, shortfall
+from .rules import (
+    ENDS,
+    WORKER,
+    active,
+    buyable_ids,
+    can_build,
+    card_key,
+    ends_of,
+    legal,
+    mat_key,
+)
 from .state import State
 
 _KINDS = {"pick", "cover", "play", "recover", "pass", "remove", "target", "take", "build",
@@ -131,3 +141,39 @@ def _build_reason(s: State, seat: int, bid: int) -> GameError:
                         have=have, what=key)
     return _illegal("That is not possible now", "not_now")
 
+
+
+def playable(s: State) -> None:
+    """``from_dict``'s last check: the step in progress names real seats, cubes and
+    buildings and offers something, so the loaded game can go on (InvalidState if not)."""
+    if s.phase == "actions":
+        seat = s.turn_order[s.turn_index]
+        p = s.players[seat]
+        step = s.step or ""
+        ok = len(p.used) <= 2 and len(set(p.used)) == len(p.used)
+        if step in ("tax_collector", "peso_thief_target", "material_thief_target",
+                    "material_thief_take"):
+            ok = ok and bool(s.targets) and seat not in s.targets and len(
+                set(s.targets)) == len(s.targets)
+        if step == "material_thief_take":
+            ok = ok and len(s.targets) == 1 and s.remaining >= 1
+        if step == "mama_take":
+            ok = ok and s.remaining >= 1
+        if step in ("pay_materials", "pay_workers"):
+            b = s.building
+            ok = ok and b in buyable_ids(s) and can_build(s, p, b)
+            if ok and step == "pay_workers":
+                assert b is not None
+                ok = s.exchange in material_options(BUILDINGS[b], p)
+        elif s.building is not None or s.exchange is not None:
+            ok = False
+        if not ok:
+            raise _bad_state(f"the {step} step in progress")
+    for seat in active(s):
+        if not legal(s, seat):
+            raise _bad_state(f"seat {seat} is awaited but can do nothing")
+
+
+def _bad_state(message: str) -> InvalidState:
+    return InvalidState(f"Invalid Havana state: {message}", key="error.invalid_state",
+                        detail=message)

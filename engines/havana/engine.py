@@ -49,7 +49,9 @@ class HavanaEngine:
         return state.to_dict(s)
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
-        return state.from_dict(data)
+        s = state.from_dict(data)
+        checks.playable(s)
+        return s
 
     def active_players(self, s: State) -> frozenset[int]:
         return rules.active(s)

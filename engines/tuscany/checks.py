@@ -5,22 +5,24 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import Action, GameError, IllegalAction, InvalidAction, InvalidState
 
 from .board import LABEL_INDEX, ORDERS, SHIFTS, TURNS
 from .data import CODES, IMPROVEMENTS, JOKER, TILES
 from .rules import (
     WORKER,
+    active,
     colour_key,
     frontier,
     geo,
+    legal,
     stuck,
     target_spaces,
     tile_key,
     unit_key,
     units_total,
 )
-from .state import Player, State
+from .state import Frame, Player, State
 
 _ARITY: dict[str, tuple[int, ...]] = {
     "confirm": (0,), "arrange": (3,), "castle": (1,), "improve": (1,), "draw": (0,),
@@ -145,3 +147,42 @@ def _space_reason(s: State, seat: int, tile: int, space: int, pay: bool) -> Game
                         space=label, have=have)
     return _illegal(f"{label} is not possible now", "not_legal", action=f"space {label}")
 
+
+
+def playable(s: State) -> None:
+    """``from_dict``'s last check: the awaited decisions refer to real tiles, slots and
+    spaces and offer something, so the loaded game can go on (InvalidState otherwise)."""
+    if s.phase == "play":
+        *lower, top = s.stack
+        if any(f.kind not in ("done", "refill") for f in lower) or any(
+                not 0 <= f.slot < len(s.display) or s.display[f.slot] is not None
+                for f in lower if f.kind == "refill"):
+            raise _bad_state("pending steps")
+        _check_frame(s, s.players[s.current], top)
+    for seat in active(s):
+        if not legal(s, seat):
+            raise _bad_state(f"seat {seat} is awaited but can do nothing")
+
+
+def _check_frame(s: State, p: Player, f: Frame) -> None:
+    ok = True
+    if f.kind == "replace":
+        ok = 0 <= f.slot < len(s.display) and s.display[f.slot] is not None
+    elif f.kind in ("space", "pay"):
+        if f.src == "store" or f.kind == "pay":
+            ok = (f.tile is not None and 0 <= f.slot < len(p.storage)
+                  and p.storage[f.slot] == f.tile and f.slot not in p.fresh_jokers)
+        else:
+            ok = (f.src == "display" and f.tile is not None and f.tile != JOKER
+                  and 0 <= f.slot < len(s.display) and s.display[f.slot] is None)
+        if f.kind == "pay":
+            ok = ok and 0 <= f.space < len(p.board) and p.board[f.space] is None
+    elif f.kind == "extra":
+        ok = p.marbles > 0 and not s.marble_used
+    if not ok:
+        raise _bad_state(f"pending {f.kind} step")
+
+
+def _bad_state(message: str) -> InvalidState:
+    return InvalidState(f"Bad Tuscany state: {message}", key="error.invalid_state",
+                        detail=message)

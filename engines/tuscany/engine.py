@@ -22,7 +22,7 @@ from engines.base import (
     is_seat,
 )
 
-from .checks import reason
+from .checks import playable, reason
 from .choices import choices as make_choices
 from .rules import active, legal, new_state, run, standing_key
 from .state import State
@@ -51,7 +51,9 @@ class TuscanyEngine:
         return state.to_dict()
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
-        return State.from_dict(data)
+        state = State.from_dict(data)
+        playable(state)
+        return state
 
     def active_players(self, state: State) -> frozenset[int]:
         return active(state)
