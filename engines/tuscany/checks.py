@@ -16,6 +16,7 @@ from .rules import (
     frontier,
     geo,
     legal,
+    pay_subsets,
     stuck,
     target_spaces,
     tile_key,
@@ -160,7 +161,7 @@ def playable(s: State) -> None:
             raise _bad_state("pending steps")
         _check_frame(s, s.players[s.current], top)
     for seat in active(s):
-        if not legal(s, seat):
+        if not legal(s, seat) and not pay_subsets(s, seat):
             raise _bad_state(f"seat {seat} is awaited but can do nothing")
 
 

@@ -1,20 +1,27 @@
 """Menu entries for legal actions: a label and a line on the effect, as translatable messages.
 
-Tuscany has no subset decision (see ``engine.subsets``): every menu is a list of ``Choice``.
+A payment with more than 25 possible pairs is one subset decision, offered as a
+``MultiChoice`` after the listed actions.
 """
 
 from __future__ import annotations
 
-from engines.base import Action, Choice, Message
+from engines.base import Action, Choice, Message, MultiChoice
 
 from .board import LABEL_INDEX
 from .data import CODES, DRAW_COUNT, IMP_CARD
-from .rules import colour_key, geo, legal, tile_key, unit_key
+from .rules import colour_key, geo, legal, pay_subsets, tile_key, unit_key
 from .state import State
 
 
-def choices(s: State, seat: int) -> list[Choice]:
-    return [_choice(s, seat, a) for a in legal(s, seat)]
+def choices(s: State, seat: int) -> list[Choice | MultiChoice]:
+    out: list[Choice | MultiChoice] = [_choice(s, seat, a) for a in legal(s, seat)]
+    for sub in pay_subsets(s, seat):
+        out.append(MultiChoice(sub, Message("tuscany.choice.pay_units"),
+                               tuple(Message("tuscany.choice.pay_unit", {"unit": unit_key(u)})
+                                     for u in sub.options),
+                               Message("tuscany.choice.pay_units_desc"), "pay"))
+    return out
 
 
 def _choice(s: State, seat: int, a: Action) -> Choice:

@@ -24,7 +24,7 @@ from engines.base import (
 
 from .checks import playable, reason
 from .choices import choices as make_choices
-from .rules import active, legal, new_state, run, standing_key
+from .rules import active, legal, new_state, pay_subsets, run, standing_key
 from .state import State
 from .view import view as make_view
 
@@ -64,9 +64,11 @@ class TuscanyEngine:
         return legal(state, seat)
 
     def subsets(self, state: State, seat: int) -> list[Subset]:
-        """None: payments are two small steps (a pair when ≤ 25 pairs), the region is
-        arranged one change at a time; every decision is a pick among listed actions."""
-        return []
+        """A payment of more than 25 possible pairs is one multi-select of 2 units (fewer
+        are listed as pairs); every other decision is a pick among listed actions."""
+        if not is_seat(seat, state.num_players):
+            return []
+        return pay_subsets(state, seat)
 
     def apply(self, state: State, seat: int, action: Action) -> Outcome[State]:
         if not isinstance(action, Action):

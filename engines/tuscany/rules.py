@@ -6,7 +6,7 @@ the rulebook is silent are listed in ``docs/rules/tuscany.md``.
 
 from __future__ import annotations
 
-from engines.base import TURN_END, Action, Ctx
+from engines.base import TURN_END, Action, Ctx, Subset
 
 from .board import LABELS, NUM_SPACES, ORDERS, SHIFTS, TURNS, Geometry, geometry
 from .data import (
@@ -200,6 +200,30 @@ def can_pay(p: Player, colour: int, units: tuple[str, ...]) -> bool:
     return workers <= p.workers and all(need[c] <= p.hand[c] for c in range(8))
 
 
+def unit_options(p: Player, colour: int) -> tuple[str, ...]:
+    """Each payment unit as often as it can be paid, at most twice. Units draw on separate
+    resources (the colour's cards, workers, pairs of each other colour), so any two of these
+    options make a payment: the decision is a subset of 2 (rulebook "Poser", "Village")."""
+    hand = p.hand
+    out: list[str] = []
+    for u in unit_order(colour):
+        have = p.workers if u == WORKER else (
+            hand[CODES.index(u[1:])] // 2 if u.startswith("2") else hand[colour])
+        out += [u] * min(2, have)
+    return tuple(out)
+
+
+def pay_subsets(s: State, seat: int) -> list[Subset]:
+    """More than 25 ways to pay: one multi-select of 2 units instead of a list of pairs."""
+    if s.phase != "play" or seat != s.current or not s.stack or s.stack[-1].kind != "pay":
+        return []
+    f, p = s.stack[-1], s.players[seat]
+    colour = geo(p).colours[f.space]
+    if f.units or len(payments(p, colour)) <= 25:
+        return []
+    return [Subset("pay", unit_options(p, colour), 2, 2)]
+
+
 def payments(p: Player, colour: int) -> list[tuple[str, ...]]:
     """Every distinct way to pay 2 units for this colour (rulebook "Poser", "Village")."""
     order = unit_order(colour)
@@ -280,10 +304,7 @@ def _legal_frame(s: State, p: Player, f: Frame) -> list[Action]:
             return [act("pay", u) for u in unit_order(colour)
                     if can_pay(p, colour, f.units + (u,))]
         full = payments(p, colour)
-        if len(full) <= 25:
-            return [act("pay", a, b) for a, b in full]
-        firsts = {a for a, _ in full} | {b for _, b in full}
-        return [act("pay", u) for u in unit_order(colour) if u in firsts]
+        return [act("pay", a, b) for a, b in full] if len(full) <= 25 else []
     if k == "castle":
         return [act("pick", str(i)) for i in castle_candidates(s, p)] + [act("skip")]
     if k == "improve":

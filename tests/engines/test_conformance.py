@@ -263,7 +263,7 @@ def test_offered_actions_apply_and_nothing_else_is_accepted(key: str, n: int,
                                                            seed: int) -> None:
     e = _engine(key)
     rng = random.Random(seed)
-    for s, seat, _action in sampled_states(key, n, 200 + seed, every=11):
+    for s, _seat, _action in sampled_states(key, n, 200 + seed, every=11):
         for awaited in sorted(e.active_players(s)):
             check_point(e, s, awaited, rng)
 

@@ -90,7 +90,7 @@ def play(seed: int, deep: bool) -> tuple[State, list[tuple[int, str]]]:
             break
         seat = rng.choice(sorted(E.active_players(s)))
         legal = E.legal_actions(s, seat)
-        assert 1 <= len(legal) <= 25, (seed, step, s.stack[-1:] if s.stack else s.phase)
+        assert len(legal) + len(E.subsets(s, seat)) >= 1 and len(legal) <= 25
         action = random_action(E, s, seat, rng)
         if deep and step % 9 == 0:
             _all_legal_apply(s, seat, legal)

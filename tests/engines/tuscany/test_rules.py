@@ -239,18 +239,23 @@ def test_payment_choices_and_cannot_pay() -> None:
     assert s.players[0].hand[CODES.index("m")] == 0 and s.players[0].workers == 2
 
 
-def test_many_payment_options_are_split_in_two_steps() -> None:
+def test_many_payment_options_are_one_choice_of_two_units() -> None:
     s = ready()
     p = s.players[0]
     p.storage[0] = grab(s, "F")
     p.workers = 2
     hand(s, 0, f=2, c=4, r=4, i=4, q=4, v=4, m=4, t=4)
     s, _ = run(s, 0, "place", "tile 0", "space b1")
-    first = legal(s)
-    assert len(first) == 9 and all(len(a.split()) == 2 for a in first)
-    s, _ = run(s, 0, "pay 2c")
-    assert len(legal(s)) <= 25
-    s, _ = run(s, 0, "pay 2r")
+    assert legal(s) == []  # 45 pairs: one multi-select instead of a list
+    (sub,) = E.subsets(s, 0)
+    assert (sub.kind, sub.min_values, sub.max_values) == ("pay", 2, 2)
+    assert sub.options == ("f", "f", "worker", "worker", "2c", "2c", "2r", "2r", "2i", "2i",
+                           "2q", "2q", "2v", "2v", "2m", "2m", "2t", "2t")
+    with pytest.raises(IllegalAction):  # one unit is not a payment
+        do(s, 0, "pay 2c")
+    with pytest.raises(InvalidAction):  # nor are three
+        do(s, 0, "pay f 2c 2r")
+    s, _ = run(s, 0, str(sub.action(["2r", "2c"])))
     assert s.players[0].hand[0] == 2 and s.players[0].hand[1] == 2
 
 
