@@ -139,9 +139,8 @@ def _subset_mutations(sub: Subset) -> Iterator[Action]:
     opts = list(sub.options)
     if sub.min_values > 0:
         yield Action(sub.kind, (*sub.fixed, *opts[:sub.min_values - 1]))
-    if sub.most < len(opts) or sub.most == len(opts):
-        extra = opts + [opts[0]] if opts else ["0"]
-        yield Action(sub.kind, (*sub.fixed, *extra[:sub.most + 1]))
+    too_many = opts[:sub.most + 1] if sub.most < len(opts) else opts + opts[:1]
+    yield Action(sub.kind, (*sub.fixed, *too_many))
     yield Action(sub.kind, (*sub.fixed, *opts[:max(sub.min_values - 1, 0)], "zz"))
     if sub.fixed:
         yield Action(sub.kind, tuple(opts[:sub.min_values]))

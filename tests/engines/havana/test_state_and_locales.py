@@ -57,12 +57,6 @@ def test_setup_rule_puts_a_cheap_building_at_a_row_end() -> None:
 
 
 # --- serialisation ----------------------------------------------------------------------------
-def test_round_trip_through_json() -> None:
-    s = actions_state([("siesta", "mama"), ("worker", "pesos"), ("debris", "protection")])
-    data = json.loads(json.dumps(ENGINE.to_dict(s)))
-    assert ENGINE.from_dict(data) == s
-
-
 @pytest.mark.parametrize("path, value", [
     (("bank_workers",), 16),
     (("bag", 0), 11),  # 81 cubes
@@ -71,6 +65,12 @@ def test_round_trip_through_json() -> None:
     (("rows", 0, 0), 99),
     (("phase",), "dancing"),
     (("num_players",), 5),
+    (("players", 0, "pesos"), "1"),  # mistyped
+    (("removed_this_round",), "no"),
+    (("rng",), 2**64),
+    (("phase",), "actions"),  # the actions phase without a step or turn order
+    (("exchange",), "brick9"),  # a payment in progress outside the actions phase
+    (("version",), 2),
 ])
 def test_from_dict_rejects_inconsistent_data(path: tuple[Any, ...], value: Any) -> None:
     data = ENGINE.to_dict(ENGINE.new_game(3, 7))
@@ -78,13 +78,6 @@ def test_from_dict_rejects_inconsistent_data(path: tuple[Any, ...], value: Any) 
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
-    with pytest.raises(InvalidState):
-        ENGINE.from_dict(data)
-
-
-def test_from_dict_rejects_a_missing_field() -> None:
-    data = ENGINE.to_dict(ENGINE.new_game(2, 7))
-    del data["centre"]
     with pytest.raises(InvalidState):
         ENGINE.from_dict(data)
 

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
-from engines.base import TURN_END, Action, GameOver, IllegalAction, InvalidAction, NotYourTurn
+from engines.base import (
+    TURN_END,
+    Action,
+    GameError,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    InvalidState,
+    NotYourTurn,
+)
 from engines.tuscany import ENGINE as E
 from engines.tuscany.board import LABEL_INDEX
 from engines.tuscany.data import CODES, JOKER, TILES, start_castle
 from engines.tuscany.state import State, validate
+from tests.engines.test_conformance import check_point
 
 from .helpers import display, do, grab, hand, my_turn, put, ready, run
 
@@ -255,6 +268,7 @@ def test_many_payment_options_are_one_choice_of_two_units() -> None:
         do(s, 0, "pay 2c")
     with pytest.raises(InvalidAction):  # nor are three
         do(s, 0, "pay f 2c 2r")
+    check_point(E, s, 0, random.Random(1))  # the conformance checks of a subset decision
     s, _ = run(s, 0, str(sub.action(["2r", "2c"])))
     assert s.players[0].hand[0] == 2 and s.players[0].hand[1] == 2
 
@@ -518,3 +532,38 @@ def test_unknown_and_malformed_actions_are_invalid() -> None:
             E.apply(s, 0, Action.parse(text))
     with pytest.raises(NotYourTurn):
         do(s, 1, "draw")
+
+
+# --- hostile input found by fuzzing (issue: engines raised raw Python errors) -----------
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["players"][0]["hand"].__setitem__(0, "c"),  # a string where a card count is
+    lambda d: d["players"][0]["modules"].append("A2"),  # an extra module
+    lambda d: d["stack"].clear(),  # the play phase with nothing awaited
+    lambda d: d["stack"].__setitem__(0, {**d["stack"][0], "kind": "pay"}),  # a pay of nothing
+    lambda d: d["players"][0]["board"].__setitem__(3, "x"),
+    lambda d: d["display"].__setitem__(0, 10**30),
+    lambda d: d.__setitem__("current", True),
+    lambda d: d.__setitem__("marble_used", "yes"),
+])
+def test_from_dict_refuses_states_it_could_not_play(change: Any) -> None:
+    data = E.to_dict(ready())
+    change(data)
+    with pytest.raises(InvalidState):
+        E.from_dict(data)
+
+
+def test_hostile_actions_and_seats_are_typed_refusals() -> None:
+    s = ready()
+    before = E.to_dict(s)
+    for seat in (True, "0", 1.0, -1, 10**30, None):
+        with pytest.raises(NotYourTurn):
+            E.apply(s, seat, Action("draw"))  # type: ignore[arg-type]
+    with pytest.raises(InvalidAction):
+        Action.parse("pick " + "9" * 5000)
+    with pytest.raises(InvalidAction):
+        Action.parse("pick ١")
+    for text in ("pick " + "9" * 40, "arrange abc 000", "pay worker worker worker"):
+        with pytest.raises(GameError):
+            E.apply(s, 0, Action.parse(text))
+    assert E.to_dict(s) == before
