@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engines.base import Event, GameError, InvalidState, Message
-from engines.havana import ENGINE
+from engines.havana import ENGINE, choices
 from engines.havana.data import BUILDINGS, CARDS, load_buildings
 from engines.havana.state import STEPS
 
@@ -202,3 +202,27 @@ def test_choice_descriptions_fit_a_discord_select_option() -> None:
     long = {(loc, k): len(v) for loc, cat in LOCALES.items() for k, v in cat.items()
             if k.startswith("havana.desc.") and len(v) > 100}
     assert long == {}
+
+
+# --- knowing what to do next ------------------------------------------------------------------
+def test_build_choices_show_what_the_building_takes() -> None:
+    # A new player saw "Build Street (1 VP)" with no word on the cost.
+    s = actions_state([("siesta", "protection"), ("siesta", "debris")])
+    set_rows(s, [2, 1, 3, 4, 6, 29], [32, 7, 8, 9, 10, 35])
+    give(s, 0, rubble=6, pesos=10)
+    s, _ = do(s, 0, "play siesta")
+    build = next(c for c in ENGINE.choices(s, 0) if str(c.action) == "build 2")
+    assert build.description is not None and build.description.key == "havana.desc.build_cost"
+    assert build.description.params["cost"] == ["@havana.cost.rubble_2"]  # Street: 2 rubble
+    for b in BUILDINGS.values():  # every amount a building takes is worded in both languages
+        for key in choices.cost_keys(b):
+            assert all(key[1:] in LOCALES[loc] for loc in LOCALES), key
+
+
+def test_the_start_pick_says_two_cards_are_to_be_chosen() -> None:
+    s = ENGINE.new_game(2, 3)
+    first = ENGINE.choices(s, 0)[0]
+    assert first.label.key == "havana.choice.pick_start" and first.label.params["n"] == 1
+    s = ENGINE.apply(s, 0, first.action).state
+    assert ENGINE.choices(s, 0)[0].label.params["n"] == 2
+    assert all("2" in LOCALES[loc]["havana.choice.pick_start"] for loc in LOCALES)
