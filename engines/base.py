@@ -464,3 +464,20 @@ def check_seed(seed: object) -> int:
         raise InvalidState(f"Bad seed {str(seed)[:MAX_TOKEN]!r}", key="error.invalid_state",
                            detail="seed")
     return seed
+
+
+def check_options(spec: Spec, options: object) -> dict[str, Any]:
+    """``new_game``'s options: only those ``spec`` declares, each one of its choices (when it
+    lists them), the others at their default; anything else is :class:`InvalidState`."""
+    given = {} if options is None else options
+    known = {o.name: o for o in spec.options}
+    if not isinstance(given, Mapping) or not set(given) <= set(known):
+        raise InvalidState(f"Bad options for {spec.key}", key="error.invalid_state",
+                           detail="options")
+    chosen = {name: o.default for name, o in known.items()}
+    for name, value in given.items():
+        if known[name].choices and value not in known[name].choices:
+            raise InvalidState(f"Bad value for option {name}", key="error.invalid_state",
+                               detail=name)
+        chosen[name] = value
+    return chosen

@@ -18,6 +18,7 @@ from engines.base import (
     Result,
     Spec,
     Subset,
+    check_options,
     check_seed,
     is_seat,
 )
@@ -43,6 +44,7 @@ class HavanaEngine:
 
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> State:
+        check_options(SPEC, options)  # Havana has none: any given is refused
         return rules.new_state(SPEC.check_players(num_players), check_seed(seed))
 
     def to_dict(self, s: State) -> dict[str, Any]:

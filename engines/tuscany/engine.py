@@ -18,6 +18,7 @@ from engines.base import (
     Result,
     Spec,
     Subset,
+    check_options,
     check_seed,
     is_seat,
 )
@@ -45,6 +46,7 @@ class TuscanyEngine:
 
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> State:
+        check_options(SPEC, options)  # Tuscany has none: any given is refused
         return new_state(SPEC.check_players(num_players), check_seed(seed))
 
     def to_dict(self, state: State) -> dict[str, Any]:

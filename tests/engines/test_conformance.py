@@ -211,7 +211,7 @@ def check_views(key: str, s: Any, n: int, rng: random.Random) -> None:
 # --- the tests --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("key", KEYS)
-def test_bad_player_counts_and_seeds_are_invalid_state(key: str) -> None:
+def test_bad_player_counts_seeds_and_options_are_invalid_state(key: str) -> None:
     e = _engine(key)
     spec = e.spec
     for bad in (spec.min_players - 1, spec.max_players + 1, 0, -1, 10**30, True, "2", 2.0,
@@ -223,6 +223,12 @@ def test_bad_player_counts_and_seeds_are_invalid_state(key: str) -> None:
             e.new_game(spec.min_players, seed)  # type: ignore[arg-type]
     for n in _counts(key):
         assert e.new_game(n, 10**30) is not None  # any int seed (its low 64 bits)
+    for options in ({"no_such_option": 1}, ["x"], "x"):
+        with pytest.raises(InvalidState):
+            e.new_game(spec.min_players, 1, options)  # type: ignore[arg-type]
+    defaults = {o.name: o.default for o in spec.options}
+    assert e.to_dict(e.new_game(spec.min_players, 1, defaults)) == e.to_dict(
+        e.new_game(spec.min_players, 1))
 
 
 @pytest.mark.parametrize(("key", "n", "seed"), _cases(4))
