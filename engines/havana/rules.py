@@ -124,7 +124,7 @@ def turn_number(face_up: list[str]) -> str:
 
 
 def order_key(p: Player, seat: int) -> tuple[int, ...]:
-    """Ctx[State] order: lowest number; ties: fewer VP, coloured, pesos, workers, rubble, seat."""
+    """Turn order: lowest number; ties: fewer VP, coloured, pesos, workers, rubble, seat."""
     return (int(turn_number(p.face_up)), p.vp, p.coloured, p.pesos, p.workers,
             p.materials[RUBBLE], seat)
 
