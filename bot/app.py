@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.voice_client import VoiceClient
 
 from bot import play
 from bot.absence import Absence
@@ -41,6 +42,10 @@ EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.tuscany", "cogs.history",
 
 class LudoBot(commands.Bot):
     def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
+        # The bot has no voice: discord.py's start-up warnings about the missing voice
+        # libraries (PyNaCl, davey) would only alarm whoever reads the log.
+        VoiceClient.warn_nacl = False
+        VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
