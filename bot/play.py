@@ -106,7 +106,10 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
     presenter = bot.presenter(game.game_key)
     parts = [t("ui.panel_title", locale, game=t(f"{game.game_key}.name", locale),
                name=names[panel.seat])]
-    body = presenter.panel_text(panel.view, panel.seat, locale)
+    view = panel.view
+    if game.status != ACTIVE:  # a finished or cancelled game awaits nobody: no step prompt
+        view = {**view, "active": []}
+    body = presenter.panel_text(view, panel.seat, locale)
     if body:
         parts.append(body)
     for event in private:

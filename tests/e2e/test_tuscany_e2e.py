@@ -209,3 +209,25 @@ async def test_look_shows_any_region_privately(
         record = await fake.interact(fake.slash("tuscany look", {"player": 4}))
         (refusal,) = fake.interaction_messages(record)
         assert refusal.ephemeral and "⚠️" in refusal.content
+
+
+async def test_cancelled_game_panel_asks_for_nothing(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    """After a cancel, "My panel" says the game is over, without the step's question."""
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")):
+        table = Table(fake)
+        await table.open()
+        started = fake.last_message(predicate=lambda m: any(
+            c["custom_id"].startswith("ludo:panel:") for c in m.interactive()))
+        before = await table.open_panel()
+        ask = t("tuscany.panel.ask.setup_arrange", "en")
+        assert ask in before.content  # the human is awaited in the arrangement step
+        await fake.interact(fake.slash("game cancel"))  # the only human votes: cancelled
+        button = started.find(prefix="ludo:panel:")
+        record = await fake.interact(fake.button(button["custom_id"], started))
+        (panel,) = fake.interaction_messages(record)
+        assert panel.ephemeral
+        assert t("ui.game_not_active", "en") in panel.content
+        assert ask not in panel.content
+        assert not panel.interactive() and not panel.attachments
