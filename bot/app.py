@@ -26,6 +26,7 @@ from bot.deadline_output import DiscordDeadlineOutput
 from bot.deadlines import DeadlineKeeper
 from bot.i18n import t
 from bot.models import GameInfo, Seat
+from bot.outbox import Deliverer
 from bot.presenter import PlainPresenter, Presenter
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
@@ -61,6 +62,7 @@ class LudoBot(commands.Bot):
         self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
                                         clock=service.clock)
         self.absence = Absence(service, clock=service.clock)
+        self.outbox = Deliverer(self)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # asked again while its runner was busy
         self._closing = False
@@ -87,6 +89,7 @@ class LudoBot(commands.Bot):
         self.deadlines.start()
         for game_id in await self.service.games_awaiting_ai():
             self.schedule_ai(game_id)
+        self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(EXTENSIONS),
                  len(DYNAMIC_ITEMS))
 
@@ -97,6 +100,7 @@ class LudoBot(commands.Bot):
         for task in list(self._ai_tasks.values()):
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+        await self.outbox.close()  # a row it was sending stays pending for the next start
         await super().close()
         await self.repo.close()
 
@@ -167,7 +171,8 @@ async def build_bot(settings: Settings, *,
     try:
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
-                              default_reminder_hours=settings.reminder_hours)
+                              default_reminder_hours=settings.reminder_hours,
+                              render_turns=False)  # the outbox deliverer draws them
         return LudoBot(settings, service, repo)
     except BaseException:
         await repo.close()  # an open connection would keep the process alive

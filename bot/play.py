@@ -230,28 +230,10 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
 
 
 async def publish(bot: LudoBot, result: MoveResult) -> None:
-    """Post the turn message (board, account, who is next) and the standings if over."""
-    if not result.turn_completed and result.result is None:
-        return
-    game = result.game
-    locale = await public_locale(bot, game.guild_id)
-    names = [s.name for s in game.seats]
-    parts = []
-    account = messages.account(result.public_events, names, locale)
-    if account:
-        parts.append(account)
-    if result.result is not None:
-        parts.append(messages.standings(game, result.result, locale))
-    elif result.awaited:
-        parts.append(t("ui.next", locale,
-                       players=messages.mentions(game, [s.seat for s in result.awaited])))
-        parts.extend(deadline_line(result, locale))
-    files = []
-    if result.image is not None:
-        files.append(discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png"))
-    view = turn_message_view(game.id, locale) if result.result is None else None
-    await send_to_channel(bot, game, "\n".join(parts), files=files, view=view,
-                          ping=[s.user_id for s in result.awaited if s.user_id])
+    """Post what the move owes the channel (turn message, standings): the move wrote it to
+    the outbox in its own transaction; here it is delivered (:mod:`bot.outbox`)."""
+    if result.turn_completed or result.result is not None:
+        await bot.outbox.flush()
 
 
 def deadline_line(result: MoveResult, locale: str) -> list[str]:
@@ -346,24 +328,10 @@ async def refresh_lobby(bot: LudoBot, game: GameInfo) -> bool:
 
 
 async def after_start(bot: LudoBot, result: MoveResult) -> None:
-    game = result.game
-    locale = await public_locale(bot, game.guild_id)
-    names = [s.name for s in game.seats]
-    lines = [t("ui.started", locale, game=t(f"{game.game_key}.name", locale),
-               players=", ".join(names))]
-    account = messages.account(result.public_events, names, locale)
-    if account:
-        lines.append(account)
-    if result.awaited:
-        lines.append(t("ui.next", locale,
-                       players=messages.mentions(game, [s.seat for s in result.awaited])))
-        lines.extend(deadline_line(result, locale))
-    files = [discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png")] \
-        if result.image else []
-    await send_to_channel(bot, game, "\n".join(lines), files=files,
-                          view=turn_message_view(game.id, locale),
-                          ping=[s.user_id for s in result.awaited if s.user_id])
-    bot.schedule_ai(game.id)
+    """Post the start message (written to the outbox with the start), then let the AI
+    seats play."""
+    await bot.outbox.flush()
+    bot.schedule_ai(result.game.id)
 
 
 async def vote_cancel(interaction: discord.Interaction[Any], game_id: int) -> None:
