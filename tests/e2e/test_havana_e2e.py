@@ -100,7 +100,10 @@ class Table:
         raise AssertionError(f"{user} never got a stable panel")
 
     def decision(self, panel: StoredMessage, user: str, rng: random.Random) -> dict[str, Any]:
-        component = rng.choice(panel.interactive())
+        # The take-back button is left alone: random take-backs would keep the game from
+        # ending (undo has its own tests).
+        offered = [c for c in panel.interactive() if not c["custom_id"].startswith("ludo:undo:")]
+        component = rng.choice(offered)
         if component["type"] == 2:
             return self.fake.button(component["custom_id"], panel, user=user)
         value = rng.choice(component["options"])["value"]
