@@ -9,18 +9,15 @@ pending when the previous process stopped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 from discord.voice_client import VoiceClient
 
-from bot import play
+from bot import error_handler, play
 from bot.absence import Absence
 from bot.deadline_output import DiscordDeadlineOutput
 from bot.deadlines import DeadlineKeeper
@@ -70,7 +67,7 @@ class LudoBot(commands.Bot):
     # ------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.on_error = error_handler.on_app_command_error  # type: ignore[assignment]
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -149,17 +146,6 @@ class LudoBot(commands.Bot):
         sent = await play.send_to_channel(self, game, text, view=view,
                                           ping=[seat.user_id] if seat.user_id else [])
         return sent is not None
-
-    async def on_app_command_error(self, interaction: discord.Interaction[Any],
-                                   error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(error, app_commands.CheckFailure):
-            await play.reply(interaction, t("ui.not_allowed", play.user_locale(interaction)))
-            return
-        log.error("command %s failed", interaction.command and interaction.command.name,
-                  exc_info=original)
-        with contextlib.suppress(discord.HTTPException):
-            await play.reply(interaction, t("ui.internal_error", play.user_locale(interaction)))
 
 
 async def build_bot(settings: Settings, *,

@@ -7,7 +7,6 @@ present its result. Nothing here knows a game's rules: panels come from the engi
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
 from collections.abc import Sequence
@@ -17,8 +16,8 @@ import discord
 
 from bot import messages
 from bot.deadlines import stamp
-from bot.errors import ServiceError, StaleVersion
-from bot.i18n import error_text, normalise, t, tm
+from bot.errors import StaleVersion
+from bot.i18n import normalise, t, tm
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
 from bot.render import off_loop
 from bot.ui import (
@@ -29,7 +28,7 @@ from bot.ui import (
     panel_components,
     turn_message_view,
 )
-from engines.base import Event, GameError
+from engines.base import Event
 from renderers.common import encode_png
 
 if TYPE_CHECKING:
@@ -78,23 +77,6 @@ async def defer_public(interaction: discord.Interaction[Any]) -> None:
     """Defer a command whose success is public; a refusal will still be private."""
     interaction.extras["public_defer"] = True
     await interaction.response.defer(thinking=True)
-
-
-async def report_error(interaction: discord.Interaction[Any], err: Exception) -> None:
-    locale = user_locale(interaction)
-    if interaction.extras.pop("public_defer", False):
-        # The first followup would replace the public "thinking…" message and be public:
-        # remove it so the refusal goes out as a private followup instead.
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    if isinstance(err, GameError):
-        text = error_text(err, locale)
-    elif isinstance(err, ServiceError):
-        text = t(err.key, locale, **err.params)
-    else:
-        raise err
-    log.info("refused %s for user %s: %s", type(err).__name__, interaction.user.id, err)
-    await reply(interaction, f"⚠️ {text}")
 
 
 # ---------------------------------------------------------------- panels
@@ -178,10 +160,7 @@ async def panel_file(bot: LudoBot, panel: Panel, locale: str) -> discord.File | 
 
 
 async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:
-    try:
-        await send_panel(interaction, game_id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
+    await send_panel(interaction, game_id)
 
 
 # ---------------------------------------------------------------- moves
@@ -215,9 +194,6 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
         log.info("stale panel for game %s by %s", game_id, interaction.user.id)
         await reply(interaction, t(err.key, locale, **err.params))
         await send_panel(interaction, game_id)
-        return
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
         return
     seat = result.game.seat_of(interaction.user.id)
     private = result.private_events.get(seat.seat, []) if seat else []
@@ -284,19 +260,15 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
     bot = bot_of(interaction)
     user = interaction.user
-    try:
-        if op == "start":
-            await interaction.response.defer()
-            result = await bot.service.start(game_id, user.id)
-            await interaction.edit_original_response(
-                content=await lobby_text(bot, result.game, user_locale(interaction)),
-                view=None)
-            await after_start(bot, result)
-            return
-        game = await seat_change(bot, game_id, user, op)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
+    if op == "start":
+        await interaction.response.defer()
+        result = await bot.service.start(game_id, user.id)
+        await interaction.edit_original_response(
+            content=await lobby_text(bot, result.game, user_locale(interaction)),
+            view=None)
+        await after_start(bot, result)
         return
+    game = await seat_change(bot, game_id, user, op)
     locale = await public_locale(bot, game.guild_id)
     await interaction.response.edit_message(content=await lobby_text(bot, game, locale),
                                             view=lobby_view(game.id, locale))
@@ -336,11 +308,7 @@ async def after_start(bot: LudoBot, result: MoveResult) -> None:
 
 async def vote_cancel(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    try:
-        game, votes, cancelled = await bot.service.vote_cancel(game_id, interaction.user.id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
-        return
+    game, votes, cancelled = await bot.service.vote_cancel(game_id, interaction.user.id)
     locale = await public_locale(bot, game.guild_id)
     if cancelled:
         await reply(interaction, t("lobby.cancelled_by_vote", locale), ephemeral=False)
@@ -358,11 +326,7 @@ def cancel_vote_view(game_id: int, locale: str) -> discord.ui.View:
 
 async def mute(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    try:
-        await bot.scheduler.mute(game_id, interaction.user.id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
-        return
+    await bot.scheduler.mute(game_id, interaction.user.id)
     await reply(interaction, t("ui.muted", user_locale(interaction)))
 
 

@@ -100,7 +100,7 @@ def _logged(op: str, **context: Any) -> Iterator[None]:
         yield
     except (errors.ServiceError, GameError) as err:
         where = " ".join(f"{k}={v}" for k, v in context.items())
-        log.info("%s refused (%s: %s) %s", op, type(err).__name__, err, where)
+        log.debug("%s refused (%s: %s) %s", op, type(err).__name__, err, where)
         raise
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.error_handler import handled
 from bot.i18n import t, tm
 from bot.models import Panel
 from engines.base import Choice
@@ -58,6 +59,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> PanelButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -81,6 +83,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ActButton:
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -109,6 +112,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         made.item.options = item.options
         return made
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -135,6 +139,7 @@ class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> MuteButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -162,6 +167,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -183,6 +189,7 @@ class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> CancelVoteButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
