@@ -231,3 +231,35 @@ async def test_cancelled_game_panel_asks_for_nothing(
         assert t("ui.game_not_active", "en") in panel.content
         assert ask not in panel.content
         assert not panel.interactive() and not panel.attachments
+
+
+async def test_turn_message_text_and_board_share_one_language(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    """A French server without a language override: the turn message's text and its board
+    image are both French (one rule: override, then Discord's server locale, then default)."""
+    fake = fake_discord
+    fake.guilds[fake.guild_id]["preferred_locale"] = "fr"
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    drawn: list[str] = []
+    render = bot.service._render_fn
+
+    async def recording(game_key: str, view: Any, names: Any, locale: str) -> bytes:
+        drawn.append(locale)
+        return await render(game_key, view, names, locale)
+
+    bot.service._render_fn = recording
+    async with run_bot(bot):
+        record = await fake.interact(fake.slash("game new", {"game": "tuscany", "seats": 2}))
+        (lobby,) = fake.interaction_messages(record)
+        mark = len(fake.calls)
+        for op in ("ai", "start"):  # the lobby's labels are French: found by custom_id
+            button = next(c for c in lobby.interactive() if c["custom_id"].endswith(op))
+            await fake.interact(fake.button(button["custom_id"], lobby))
+        await fake.wait_for_call("POST", r"^/channels/\d+/messages$", since=mark)
+        await fake.idle()
+        started = fake.last_message(predicate=lambda m: any(
+            f.filename == "tuscany.png" for f in m.attachments))
+        fr_name = t("tuscany.name", "fr")
+        assert t("ui.started", "fr", game=fr_name, players="").split("{")[0][:12] \
+            in started.content
+        assert drawn and set(drawn) == {"fr"}
