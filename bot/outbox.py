@@ -60,7 +60,9 @@ class Deliverer:
         """Deliver what is pending now and wait for it (a move's caller keeps its order:
         the turn message goes out before the next move is taken up)."""
         task = self.kick()
-        if task is not None:
+        # Before the gateway is ready (a deadline pass in ``setup_hook``) nothing can be
+        # sent yet: waiting would hold up the start itself. The rows go out once ready.
+        if task is not None and self.bot.is_ready():
             await asyncio.shield(task)
 
     async def close(self) -> None:
