@@ -74,8 +74,8 @@ async def reply(interaction: discord.Interaction[Any], content: str, *,
 
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
-    """Defer a command whose success is public; a refusal will still be private."""
-    interaction.extras["public_defer"] = True
+    """Defer a command whose success is public; a refusal will still be private
+    (:mod:`bot.error_handler` removes the public "thinking…" first)."""
     await interaction.response.defer(thinking=True)
 
 
