@@ -214,8 +214,8 @@ async def test_warning_then_ai_plays_while_the_bot_runs(fake_discord: FakeDiscor
         applied = await table.human_log(bot)
         assert len(applied) == 2 and all(a.startswith("pick") for a in applied), applied
         # The moves played for her were announced like any turn: board and who is next.
-        after = [m for m in fake.public_messages() if m.id > warned.id and m.attachments]
-        assert after and all(m.attachments[0].content_type == "image/png" for m in after)
+        after = await wait_public(fake, lambda m: m.id > warned.id and bool(m.attachments))
+        assert all(m.attachments[0].content_type == "image/png" for m in after)
         await asyncio.sleep(0.2)
         assert len([m for m in fake.public_messages() if "⌛" in m.content]) == 1
         assert (await bot.service.reliability(alice)).timeouts == 1
