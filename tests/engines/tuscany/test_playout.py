@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -119,16 +118,6 @@ def test_random_playouts(players: int) -> None:
         s, log = play(seed, deep)
         if deep:
             assert E.to_dict(replay(seed, log)) == E.to_dict(s)
-
-
-def test_speed_of_a_random_game() -> None:
-    """Measure (and report) the cost of one whole random game through the public API."""
-    start = time.perf_counter()
-    games = 30
-    for seed in range(games):
-        play(10_000 + seed, deep=False)
-    per_game = (time.perf_counter() - start) / games
-    assert per_game < 0.5, f"{per_game * 1000:.0f} ms per game"
 
 
 @pytest.mark.slow
