@@ -68,10 +68,12 @@ async def test_turn_message_survives_a_crash_between_commit_and_post(
         await table.open()  # Alice and one AI seat; the start message went out
 
     connections = fake.identify_count
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.e2e.crash_child", fake.api_base, fake.gateway_url,
-        fake.token, str(database), point, cwd=Path(__file__).resolve().parents[2],
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    errors = tmp_path / "child.err"  # a file, not a pipe: a full pipe would block the child
+    with errors.open("wb") as err_file:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.e2e.crash_child", fake.api_base, fake.gateway_url,
+            fake.token, str(database), point, cwd=Path(__file__).resolve().parents[2],
+            stdout=asyncio.subprocess.DEVNULL, stderr=err_file)
     try:
         await unless_dead(child, fake._wait_until(
             lambda: fake.identify_count > connections, HANG))
@@ -88,9 +90,8 @@ async def test_turn_message_survives_a_crash_between_commit_and_post(
     finally:
         if child.returncode is None:
             child.kill()
-        stderr = await child.stderr.read() if child.stderr else b""
         await child.wait()
-    assert child.returncode == -signal.SIGKILL, stderr.decode(errors="replace")[-2000:]
+    assert child.returncode == -signal.SIGKILL, errors.read_text(errors="replace")[-2000:]
 
     # The move is saved and its turn message still owed (with any queued behind it).
     repo = await SqliteRepository.open(database)
