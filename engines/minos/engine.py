@@ -10,7 +10,7 @@ from engines.base import (
     Choice,
     Ctx,
     GameOver,
-    InvalidState,
+    InvalidAction,
     Message,
     MultiChoice,
     NotYourTurn,
@@ -19,6 +19,8 @@ from engines.base import (
     Result,
     Spec,
     Subset,
+    check_options,
+    check_seed,
     offered,
 )
 from engines.rng import Rng
@@ -44,6 +46,12 @@ SPEC = Spec(
 )
 
 
+def _seat(s: State, seat: object) -> bool:
+    """A real seat number of this table (never a bool, a float or a string)."""
+    return (isinstance(seat, int) and not isinstance(seat, bool)
+            and 0 <= seat < s.num_players)
+
+
 class MinosEngine:
     """Stateless: every method takes the state it works on."""
 
@@ -51,12 +59,9 @@ class MinosEngine:
 
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> State:
-        n = SPEC.check_players(num_players)
-        rounds = (options or {}).get("max_rounds", MAX_ROUNDS_DEFAULT)
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
-            raise InvalidState(f"max_rounds {rounds!r}", key="error.invalid_state",
-                               detail="max_rounds")
-        return rules.new_state(n, seed, rounds)
+        chosen = check_options(SPEC, options)  # max_rounds, one of its listed choices
+        return rules.new_state(SPEC.check_players(num_players), check_seed(seed),
+                               int(chosen["max_rounds"]))
 
     def to_dict(self, s: State) -> dict[str, Any]:
         return state.to_dict(s)
@@ -68,15 +73,18 @@ class MinosEngine:
         return rules.active(s)
 
     def legal_actions(self, s: State, seat: int) -> list[Action]:
-        return rules.legal(s, seat)
+        return rules.legal(s, seat) if _seat(s, seat) else []
 
     def subsets(self, s: State, seat: int) -> list[Subset]:
-        return rules.subsets(s, seat)
+        return rules.subsets(s, seat) if _seat(s, seat) else []
 
     def apply(self, s: State, seat: int, action: Action) -> Outcome[State]:
+        if not isinstance(action, Action):
+            raise InvalidAction(f"Not an action: {str(action)[:40]!r}", key="error.bad_token",
+                                token=str(action)[:40])
         if s.phase == "over":
             raise GameOver("The game is over", key="error.game_over")
-        if not isinstance(seat, int) or seat not in rules.active(s):
+        if not _seat(s, seat) or seat not in rules.active(s):
             raise NotYourTurn(f"Seat {seat} is not awaited now", key="error.not_your_turn")
         if not offered(self, s, seat, action):
             raise checks.reason(s, seat, action)
@@ -90,12 +98,12 @@ class MinosEngine:
         return ctx.s
 
     def choices(self, s: State, seat: int) -> list[Choice | MultiChoice]:
-        return make_choices(s, seat)
+        return make_choices(s, seat) if _seat(s, seat) else []
 
     def skip_action(self, s: State, seat: int) -> Action | None:
         """The deadline default of each decision (reference §2.9): end the turn, buy no
         ring, leave the menu, the ship first, and **stand** in a conflict."""
-        if seat not in rules.active(s):
+        if not _seat(s, seat) or seat not in rules.active(s):
             return None
         options = rules.legal(s, seat)
         for default in (rules.STAND, Action("face", ("ship",)), Action("buy", ("0",)),

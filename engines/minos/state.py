@@ -200,6 +200,25 @@ def _opt_str(value: Any, what: str, allowed: Any = None) -> str | None:
     return value
 
 
+def _str(value: Any, what: str, allowed: Any = None) -> str:
+    found = _opt_str(value, what, allowed)
+    if found is None:
+        raise _fail(f"{what} missing")
+    return found
+
+
+def _bools(value: Any) -> list[bool]:
+    if not isinstance(value, list) or not all(isinstance(v, bool) for v in value):
+        raise _fail("used flags")
+    return list(value)
+
+
+def _strs(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list):
+        raise _fail(what)
+    return [_str(v, what) for v in value]
+
+
 def _faces(value: Any, what: str, n: int | None = None) -> list[int]:
     if not isinstance(value, list) or (n is not None and len(value) != n):
         raise _fail(f"{what} must be a list of faces")
@@ -230,11 +249,32 @@ def from_dict(data: Mapping[str, Any]) -> State:
         raise _fail(f"missing or malformed field ({exc})") from exc
 
 
+_KEYS = frozenset((*_SCALARS, "game", "version", "players", "ships", "guards", "buildings",
+                   "stock", "dice", "used", "recruited", "uses", "last", "combat"))
+_PLAYER_KEYS = frozenset(("talents", "rings", "value", "ships", "guards", "out"))
+_COMBAT_KEYS = frozenset(("attacker", "defender", "kind", "origin", "target", "foe", "attack",
+                          "defence", "rethrows", "won"))
+
+
+def _exact(raw: Any, keys: frozenset[str], what: str) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping) or set(raw) != keys:
+        raise _fail(f"{what}: fields")
+    return raw
+
+
 def _build(data: Mapping[str, Any]) -> State:
+    _exact(data, _KEYS, "state")
+    if data["version"] != 1:
+        raise _fail("version")
     n = _int(data["num_players"], "num_players", 2, 4)
     seats = range(n)
     players = []
+    if not isinstance(data["players"], list):
+        raise _fail("players")
     for raw in data["players"]:
+        raw = _exact(raw, _PLAYER_KEYS, "player")
+        if not isinstance(raw["out"], bool):
+            raise _fail("out")
         players.append(Player(_int(raw["talents"], "talents"), _int(raw["rings"], "rings"),
                               _int(raw["value"], "value"), _int(raw["ships"], "ships", 0, SHIPS),
                               _int(raw["guards"], "guards", 0, GUARDS), bool(raw["out"])))
@@ -268,10 +308,11 @@ def _build(data: Mapping[str, Any]) -> State:
     combat = None
     raw_c = data["combat"]
     if raw_c is not None:
+        raw_c = _exact(raw_c, _COMBAT_KEYS, "combat")
         combat = Combat(_int(raw_c["attacker"], "attacker", 0, n - 1),
                         _int(raw_c["defender"], "defender", 0, n - 1),
-                        str(_opt_str(raw_c["kind"], "kind", ("ship", "guard"))),
-                        str(raw_c["origin"]), str(raw_c["target"]),
+                        _str(raw_c["kind"], "kind", ("ship", "guard")),
+                        _str(raw_c["origin"], "origin"), _str(raw_c["target"], "target"),
                         _opt_str(raw_c["foe"], "foe", ("ship", "guard")),
                         _faces(raw_c["attack"], "attack"), _faces(raw_c["defence"], "defence"),
                         _int(raw_c["rethrows"], "rethrows"), _int(raw_c["won"], "won"))
@@ -283,13 +324,13 @@ def _build(data: Mapping[str, Any]) -> State:
     s = State(
         n, _int(data["rng"], "rng", 0, (1 << 64) - 1), players,
         _int(data["first"], "first", 0, n - 1), _int(data["current"], "current", 0, n - 1),
-        _int(data["round"], "round", 1), str(_opt_str(data["phase"], "phase", PHASES)),
+        _int(data["round"], "round", 1), _str(data["phase"], "phase", PHASES),
         _int(data["max_rounds"], "max_rounds"), ships, guards, buildings,
         _int(data["rings"], "rings", 0, RINGS), stock, _faces(data["dice"], "dice", DICE),
-        [bool(u) for u in data["used"]], _int(data["throws"], "throws", 0, THROWS),
+        _bools(data["used"]), _int(data["throws"], "throws", 0, THROWS),
         _int(data["mp"], "mp"), _int(data["bp"], "bp"),
         _opt_str(data["symbol"], "symbol", SYMBOLS), _opt_str(data["selected"], "selected"),
-        _opt_str(data["site"], "site", SITES), [str(x) for x in data["recruited"]],
+        _opt_str(data["site"], "site", SITES), _strs(data["recruited"], "recruited"),
         _uses(data["uses"]), last, combat,
         None if winners is None else [_int(w, "winner", 0, n - 1) for w in winners],
         _opt_str(data["end_reason"], "end_reason"))
