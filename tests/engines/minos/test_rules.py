@@ -438,13 +438,15 @@ def test_the_game_ends_when_every_site_is_built_and_two_cities_stand() -> None:
 
 
 def test_max_rounds_ends_the_game_and_talents_break_a_tie() -> None:
-    s = E.new_game(2, 3, {"max_rounds": 1})
+    s = E.new_game(2, 3, {"max_rounds": 20})
+    s.max_rounds = 1
     s.first = s.current = 0
     s.players[1].talents = 30
     s = run(s, "end", "end")
     assert s.phase == "over" and s.end_reason == "rounds" and s.winners == [1]
     assert s.round == 1
-    s = E.new_game(2, 3, {"max_rounds": 1})
+    s = E.new_game(2, 3)
+    s.max_rounds = 1
     s = run(s, "end", "end")
     assert sorted(s.winners or []) == [0, 1]
     result = E.result(s)
