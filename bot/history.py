@@ -265,7 +265,7 @@ class History:
         """The game named by id (it must belong to this server), else the channel's open
         game, else the channel's latest game."""
         if game_id is not None:
-            game = await self.repo.get_game(game_id)
+            game = await self.repo.get_game(errors.check_id(game_id))
             if game is None or game.guild_id != guild_id:
                 raise errors.UnknownGame(game_id=game_id)
             return game

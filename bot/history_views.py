@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import messages, play
-from bot.errors import ServiceError
+from bot.errors import ServiceError, StaleVersion
+from bot.guard import Guarded, digits
 from bot.history import History, animation
 from bot.i18n import t
 from bot.models import FINISHED, GameInfo
@@ -55,10 +56,17 @@ def _nav_buttons(view: discord.ui.View, make: Any, current: int, last: int,
 
 # ------------------------------------------------------------------ undo
 
-async def undo(interaction: discord.Interaction[Any], game_id: int) -> None:
+async def undo(interaction: discord.Interaction[Any], game_id: int, *,
+               expected_version: int | None = None) -> None:
+    """``expected_version``: the version the Undo button was drawn at (None: the command)."""
     bot = play.bot_of(interaction)
     try:
-        result = await undo_of(bot).request(game_id, interaction.user.id)
+        result = await undo_of(bot).request(game_id, interaction.user.id,
+                                            expected_version=expected_version)
+    except StaleVersion as err:
+        await play.reply(interaction, err.text(play.user_locale(interaction)))
+        await play.send_panel(interaction, game_id)
+        return
     except (ServiceError, GameError) as err:
         await play.report_error(interaction, err)
         return
@@ -121,9 +129,12 @@ async def vote(interaction: discord.Interaction[Any], request_id: int, accept: b
     await announce_undo(interaction, bot, result)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ludo:undo:(?P<game>\d+):(?P<ver>\d+)"):
-    """On a private panel: take back my last move (or ask the others)."""
+class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:undo:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
+    """On a private panel: take back my last move (or ask the others), as of the version it
+    was drawn at: a second click, or a click after any later move, is out of date."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
         self.game_id, self.version = game_id, version
@@ -136,12 +147,15 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> UndoButton:
         return cls(int(match["game"]), int(match["ver"]))
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await undo(interaction, self.game_id)
+        await undo(interaction, self.game_id, expected_version=self.version)
 
 
-class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"ludo:uvote:(?P<req>\d+):(?P<yes>[01])"):
+class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
     def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
         self.request_id, self.accept = request_id, accept
         style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
@@ -154,6 +168,15 @@ class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str], /
                              ) -> UndoVoteButton:
         return cls(int(match["req"]), match["yes"] == "1")
+
+    def ids(self) -> tuple[int, ...]:
+        return (self.request_id,)
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        request = await bot.service.repo.undo_request(self.request_id)
+        if request is None:
+            raise ServiceError(key="history.undo_closed")
+        return await bot.service.get(request.game_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await vote(interaction, self.request_id, self.accept)
@@ -202,8 +225,8 @@ async def send_log(interaction: discord.Interaction[Any], game_id: int,
     await play.reply(interaction, text, view=view)
 
 
-class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"ludo:logp:(?P<game>\d+):(?P<page>\d+):(?P<size>\d+):"
+class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
                              r"(?P<op>first|back|next|last)"):
     def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
         self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
@@ -215,6 +238,9 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str], /
                              ) -> LogPageButton:
         return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.page, self.size
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot = play.bot_of(interaction)
@@ -288,8 +314,8 @@ async def _show_position(interaction: discord.Interaction[Any], game_id: int,
     await interaction.edit_original_response(content=text, view=view, attachments=files)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ludo:rp:(?P<game>\d+):(?P<pos>\d+):(?P<op>first|back|next|last)"):
+class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
     def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
         self.game_id, self.position = game_id, position
         super().__init__(discord.ui.Button(label=label or op,
@@ -301,12 +327,15 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ReplayButton:
         return cls(int(match["game"]), int(match["pos"]), match["op"])
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.position
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _show_position(interaction, self.game_id, self.position)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ludo:rsel:(?P<game>\d+)"):
+class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:rsel:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id = game_id
@@ -322,7 +351,12 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
-        await _show_position(interaction, self.game_id, int(values[0]))
+        try:
+            position = digits(str(values[0]))
+        except ServiceError as err:
+            await play.report_error(interaction, err)
+            return
+        await _show_position(interaction, self.game_id, position)
 
 
 # ------------------------------------------------------------------ finished games
@@ -349,8 +383,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
     return messages.clip("\n".join(lines)), view
 
 
-class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"ludo:hist:(?P<guild>\d+):(?P<page>\d+):(?P<op>first|back|next|last)"):
+class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
     def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
         self.guild_id, self.page = guild_id, page
         super().__init__(discord.ui.Button(label=label or op,
@@ -361,6 +395,17 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str], /
                              ) -> GamesPageButton:
         return cls(int(match["guild"]), int(match["page"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.guild_id, self.page
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        return None  # not one game: the list of one server, checked in allowed()
+
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        if interaction.guild_id != self.guild_id:
+            raise ServiceError(key="ui.not_allowed")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         text, view = await games_message(play.bot_of(interaction), self.guild_id, self.page,

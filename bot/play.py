@@ -388,11 +388,12 @@ def cancel_vote_view(game_id: int, locale: str) -> discord.ui.View:
 async def mute(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
     try:
-        await bot.scheduler.mute(game_id, interaction.user.id)
+        muted = await bot.scheduler.mute(game_id, interaction.user.id)
     except (ServiceError, GameError) as err:
         await report_error(interaction, err)
         return
-    await reply(interaction, t("ui.muted", user_locale(interaction)))
+    await reply(interaction, t("ui.muted" if muted else "ui.mute_not_awaited",
+                               user_locale(interaction)))
 
 
 def reminder_view(game_id: int, locale: str) -> discord.ui.View:

@@ -152,14 +152,14 @@ class GameService:
             raise errors.UnknownGameKey(game=game_key) from None
 
     async def get(self, game_id: int) -> GameInfo:
-        game = await self.repo.get_game(game_id)
+        game = await self.repo.get_game(errors.check_id(game_id))
         if game is None:
             raise errors.UnknownGame(game_id=game_id)
         return game
 
     async def _load(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
         """Game, engine and state (``None`` in the lobby)."""
-        loaded = await self.repo.load_game(game_id)
+        loaded = await self.repo.load_game(errors.check_id(game_id))
         if loaded is None:
             raise errors.UnknownGame(game_id=game_id)
         game, data = loaded

@@ -95,14 +95,21 @@ class Undo:
         """Every other human still playing (abandoned seats, now AI seats, have no say)."""
         return [s.user_id for s in game.humans if s.user_id is not None and s.user_id != requester]
 
-    async def request(self, game_id: int, user_id: int) -> UndoResult:
-        """Take back the user's last move, or open a vote when consent is needed."""
+    async def request(self, game_id: int, user_id: int, *,
+                      expected_version: int | None = None) -> UndoResult:
+        """Take back the user's last move, or open a vote when consent is needed.
+
+        ``expected_version`` is the version the Undo button was drawn at: like every move,
+        an undo asked of an older position is :class:`~bot.errors.StaleVersion` (a second
+        click on the same button, or a click racing a move, takes nothing more back)."""
         service = self.service
         async with service._locks[game_id]:
             game, _engine, _state = await service._load_active(game_id)
             seat = game.seat_of(user_id)
             if seat is None:
                 raise errors.NotSeated(game_id=game_id)
+            if expected_version is not None and expected_version != game.version:
+                raise errors.StaleVersion(game_id=game_id, version=game.version)
             plan = plan_undo(await self.repo.history(game_id), seat.seat)
             if plan is None:
                 raise errors.Forbidden(key="history.undo_nothing")
