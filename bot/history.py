@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from bot import errors
 from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
 from bot.render import off_loop
-from bot.storage.base import LogRow, undone_by
+from bot.storage.base import LogRow, ReplayBase, Repository, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
 if TYPE_CHECKING:
@@ -64,6 +64,22 @@ def states(engine: Engine, game: GameInfo, moves: Sequence[LogRow]) -> Iterator[
 def state_at(engine: Engine, game: GameInfo, moves: Sequence[LogRow], position: int) -> Any:
     """The state after the first ``position`` effective moves."""
     return deque(states(engine, game, moves[:position]), maxlen=1)[0]
+
+
+def replay_from(engine: Engine, game: GameInfo, base: ReplayBase) -> Any:
+    """The state at ``base``'s last move: its snapshot (or the setup), then its moves."""
+    state = initial_state(engine, game) if base.state is None else engine.from_dict(base.state)
+    for row in base.moves:
+        state = engine.apply(state, row.seat, Action.parse(row.action)).state
+    return state
+
+
+async def rebuild_position(repo: Repository, engine: Engine, game: GameInfo,
+                           position: int) -> Any:
+    """The state after ``position`` effective moves, from the nearest stored snapshot
+    (at most :data:`~bot.storage.base.SNAPSHOT_EVERY` moves replayed, in a worker thread)."""
+    base = await repo.replay_base(game.id, position)
+    return await asyncio.to_thread(replay_from, engine, game, base)
 
 
 def digest(engine: Engine, state: Any) -> str:
@@ -276,29 +292,38 @@ class History:
         return game
 
     async def _started(self, game_id: int) -> tuple[GameInfo, Engine, list[LogRow]]:
-        game = await self.service.get(game_id)
-        if game.status == LOBBY:
-            raise errors.NotStarted(game_id=game_id)
+        game = await self._started_game(game_id)
         return game, self.service.engine(game.game_key), await self.repo.history(game_id)
 
     async def log_page(self, game_id: int, page: int | None = None,
                        size: int = 12) -> LogPage:
-        """Every entry of the log, ``size`` a page; ``None`` = the last page."""
-        game, _engine, rows = await self._started(game_id)
-        pages = max(1, math.ceil(len(rows) / size))
+        """Every entry of the log, ``size`` a page; ``None`` = the last page (one page read:
+        entry n is version n, so the count is the game's version)."""
+        game = await self._started_game(game_id)
+        pages = max(1, math.ceil(game.version / size))
         index = pages - 1 if page is None else min(max(0, page), pages - 1)
-        return LogPage(game, tuple(rows[index * size:(index + 1) * size]), index, pages)
+        rows = await self.repo.entries(game_id, index * size + 1, (index + 1) * size)
+        return LogPage(game, tuple(rows), index, pages)
+
+    async def _started_game(self, game_id: int) -> GameInfo:
+        game = await self.service.get(game_id)
+        if game.status == LOBBY:
+            raise errors.NotStarted(game_id=game_id)
+        return game
 
     async def moves(self, game_id: int) -> tuple[GameInfo, Engine, list[LogRow]]:
         game, engine, rows = await self._started(game_id)
         return game, engine, effective(rows)
 
     async def frame(self, game_id: int, position: int | None, locale: str) -> Frame:
-        """The spectator view after ``position`` moves (None = the last), drawn."""
-        game, engine, moves = await self.moves(game_id)
-        total = len(moves)
+        """The spectator view after ``position`` moves (None = the last), drawn; rebuilt
+        from the nearest stored snapshot, so its cost does not grow with the game."""
+        game = await self._started_game(game_id)
+        engine = self.service.engine(game.game_key)
+        total = game.moves
         pos = total if position is None else min(max(0, position), total)
-        state = await asyncio.to_thread(state_at, engine, game, moves, pos)
+        base = await self.repo.replay_base(game.id, pos)
+        state = await asyncio.to_thread(replay_from, engine, game, base)
         view = engine.view(state, None)
         try:
             image: bytes | None = await self.service._render_fn(
@@ -306,7 +331,8 @@ class History:
         except Exception:
             log.exception("game %d: drawing replay position %d failed", game.id, pos)
             image = None
-        return Frame(game, pos, total, view, moves[pos - 1] if pos else None, image)
+        return Frame(game, pos, total, view, base.moves[-1] if pos and base.moves else None,
+                     image)
 
     async def export(self, game_id: int) -> bytes:
         game, engine, rows = await self._started(game_id)

@@ -60,6 +60,7 @@ log = logging.getLogger(__name__)
 
 RenderFn = Callable[[str, Mapping[str, Any], Sequence[str], str], Awaitable[bytes]]
 MAX_REMINDER_HOURS = 24.0 * 30
+MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
 
 
@@ -414,11 +415,11 @@ class GameService:
         """A panel drawn at ``since`` is still this seat's if every entry after it is another
         seat's plain move (e.g. the AI's pick in a simultaneous step): the click keeps its
         meaning and the engine checks it is still legal. The seat's own move, a move made for
-        it on timeout, or an undo since makes the panel out of date."""
-        if since > game.version:
+        it on timeout, or an undo since makes the panel out of date, and so does a panel
+        more than :data:`MAX_PANEL_AGE` entries old (the check reads no more than that)."""
+        if not game.version - MAX_PANEL_AGE <= since <= game.version:
             return False
-        later = [row for row in await self.repo.history(game.id) if row.seq > since]
-        return all(row.seat != seat and not row.is_undo and not row.undone for row in later)
+        return not await self.repo.moved_since(game.id, seat, since)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
                        choose: Callable[[Engine, Any, GameInfo], Action]) -> MoveResult | None:

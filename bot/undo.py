@@ -15,14 +15,13 @@ Because the version still grows, every panel drawn before the undo is out of dat
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot import errors
-from bot.history import effective, state_at
+from bot.history import effective, rebuild_position
 from bot.models import ACTIVE, GameInfo, Seat
 from bot.storage.base import LogRow, RequestPending, UndoRequest, VersionConflict
 
@@ -110,7 +109,7 @@ class Undo:
                 raise errors.NotSeated(game_id=game_id)
             if expected_version is not None and expected_version != game.version:
                 raise errors.StaleVersion(game_id=game_id, version=game.version)
-            plan = plan_undo(await self.repo.history(game_id), seat.seat)
+            plan = plan_undo(await self.repo.undo_tail(game_id, seat.seat), seat.seat)
             if plan is None:
                 raise errors.Forbidden(key="history.undo_nothing")
             voters = self._voters(game, user_id)
@@ -176,16 +175,16 @@ class Undo:
 
     async def _apply(self, game: GameInfo, seat: Seat, rewind_to: int,
                      reason: str) -> UndoResult:
-        """Rewind to entry ``rewind_to`` by replaying the effective log up to it (the game's
-        lock is held by the caller)."""
+        """Rewind to entry ``rewind_to``: the state there is rebuilt from the nearest stored
+        snapshot (:func:`bot.history.rebuild_position`), so its cost does not grow with the
+        game (the game's lock is held by the caller)."""
         service = self.service
         engine = service.engine(game.game_key)
-        moves = effective(await self.repo.history(game.id))
-        kept = [r for r in moves if r.seq <= rewind_to]
-        taken = tuple(r for r in moves if r.seq > rewind_to)
+        later = await self.repo.entries(game.id, rewind_to + 1, game.version)
+        taken = tuple(r for r in later if r.effective)
         if not taken:
             raise errors.Forbidden(key="history.undo_nothing")
-        state = await asyncio.to_thread(state_at, engine, game, kept, len(kept))
+        state = await rebuild_position(self.repo, engine, game, game.moves - len(taken))
         awaited = service._awaited(game, engine, state)
         try:
             saved = await self.repo.save_undo(
