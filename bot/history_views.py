@@ -372,6 +372,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
         status = (t("history.status.finished", locale, winners=", ".join(
             names[s] for s in result.winners)) if result is not None
             else t("history.status.cancelled", locale))
+        if game.imported:  # re-created from a file: it counts nowhere
+            status += f" ({t('history.status.imported', locale)})"
         lines.append(t("history.games_line", locale, id=game.id,
                        game=t(f"{game.game_key}.name", locale), players=", ".join(names),
                        status=status))

@@ -110,7 +110,7 @@ def _check_locale(locale: str | None) -> str | None:
     return locale
 
 
-def _validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Defaults merged with the creator's choices; values from slash commands may be text."""
     known = {o.name: o for o in spec.options}
     options = {o.name: o.default for o in spec.options}
@@ -205,7 +205,7 @@ class GameService:
             if not spec.min_players <= max_seats <= spec.max_players:
                 raise errors.InvalidOption(key="service.invalid_seats", seats=max_seats,
                                            min=spec.min_players, max=spec.max_players)
-            chosen = _validate_options(spec, options)
+            chosen = validate_options(spec, options)
             if reminder_hours is None:
                 guild = None if guild_id is None else await self.repo.guild_settings(guild_id)
                 reminder_hours = (guild.reminder_hours if guild and guild.reminder_hours

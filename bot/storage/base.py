@@ -202,6 +202,8 @@ class Notice:
 class Repository(ABC):
     """Async storage of games, seats, the action log, settings and reminder state."""
 
+    snapshot_every: int = SNAPSHOT_EVERY  # effective moves between two replay snapshots
+
     # --- lifecycle ---------------------------------------------------------------------
     @abstractmethod
     async def close(self) -> None: ...

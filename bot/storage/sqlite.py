@@ -35,7 +35,6 @@ from bot.models import (
     UserSettings,
 )
 from bot.storage.base import (
-    SNAPSHOT_EVERY,
     AwaitedSeat,
     ChannelTaken,
     LogRow,
@@ -129,7 +128,6 @@ class SqliteRepository(Repository):
         self._lock = asyncio.Lock()
         self._retries = retries
         self._retry_delay = retry_delay
-        self.snapshot_every = SNAPSHOT_EVERY
         self.rows_read = 0  # log rows and snapshots read so far (tests bound the costs)
 
     @classmethod
@@ -813,6 +811,16 @@ class SqliteRepository(Repository):
         if status not in (FINISHED, CANCELLED):
             raise ValueError(f"only finished or cancelled games are imported, not {status}")
 
+        def values(game_id: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+            """The rows to insert, serialised in a worker thread (a large import)."""
+            actions = [(game_id, r.seq, r.seat, r.action,
+                        _dumps([e.to_dict() for e in r.public]),
+                        _dumps([e.to_dict() for e in r.private]), int(r.turn_end),
+                        int(r.irreversible), r.rewind_to, r.created_at) for r in rows]
+            kept = [(game_id, seq, position, _dumps(dict(data)))
+                    for seq, position, data in snapshots]
+            return actions, kept
+
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, creator_id, "
@@ -824,21 +832,18 @@ class SqliteRepository(Repository):
             game_id = cur.lastrowid
             assert game_id is not None
             await self._insert_seats(conn, game_id, seats)
+            actions, kept = await asyncio.to_thread(values, game_id)
             await conn.executemany(
                 "INSERT INTO actions (game_id, seq, seat, action, public_events, "
                 "private_events, turn_end, irreversible, rewind_to, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, r.seq, r.seat, r.action, _dumps([e.to_dict() for e in r.public]),
-                  _dumps([e.to_dict() for e in r.private]), int(r.turn_end),
-                  int(r.irreversible), r.rewind_to, r.created_at) for r in rows])
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", actions)
             undone = undone_by(rows)
             await conn.executemany(
                 "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
                 [(game_id, seq, by) for seq, by in undone.items()])
             await conn.executemany(
                 "INSERT INTO snapshots (game_id, seq, position, state) VALUES (?, ?, ?, ?)",
-                [(game_id, seq, position, _dumps(dict(data)))
-                 for seq, position, data in snapshots])
+                kept)
             return await self._game(conn, game_id)
 
         return await self._write(tx)
