@@ -180,10 +180,12 @@ class Undo:
         game (the game's lock is held by the caller)."""
         service = self.service
         engine = service.engine(game.game_key)
-        later = await self.repo.entries(game.id, rewind_to + 1, game.version)
-        taken = tuple(r for r in later if r.effective)
-        if not taken:
+        plan = plan_undo(await self.repo.undo_tail(game.id, seat.seat), seat.seat)
+        if plan is None:
             raise errors.Forbidden(key="history.undo_nothing")
+        if plan.rewind_to != rewind_to:  # the game changed since the vote was asked
+            raise errors.Forbidden(key="history.undo_void")
+        taken = plan.taken_back
         state = await rebuild_position(self.repo, engine, game, game.moves - len(taken))
         awaited = service._awaited(game, engine, state)
         try:

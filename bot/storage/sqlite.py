@@ -423,6 +423,8 @@ class SqliteRepository(Repository):
                 raise VersionConflict(f"game {game_id} is no longer at version "
                                       f"{expected_version}")
             moves = await self._scalar(conn, "SELECT moves FROM games WHERE id = ?", (game_id,))
+            await conn.execute("INSERT INTO effective_moves (game_id, position, seq, seat) "
+                               "VALUES (?, ?, ?, ?)", (game_id, moves, version, seat))
             if moves % self.snapshot_every == 0:
                 await conn.execute("INSERT INTO snapshots (game_id, seq, position, state) "
                                    "VALUES (?, ?, ?, ?)", (game_id, version, moves, snapshot))
@@ -527,23 +529,19 @@ class SqliteRepository(Repository):
             "AND a.seq <= ? ORDER BY a.seq", (game_id, first, last))
 
     async def undo_tail(self, game_id: int, seat: int) -> list[LogRow]:
-        async def last(conn: aiosqlite.Connection) -> int:
+        async def last(conn: aiosqlite.Connection) -> int | None:
             found = await self._scalar(
-                conn, f"SELECT a.seq FROM actions a WHERE a.game_id = ? AND a.seat = ? AND "
-                f"{_EFFECTIVE} ORDER BY a.seq DESC LIMIT 1", (game_id, seat))
-            if found is None:
-                return 0
-            before = await self._scalar(
-                conn, f"SELECT a.seq FROM actions a WHERE a.game_id = ? AND a.seq < ? AND "
-                f"{_EFFECTIVE} ORDER BY a.seq DESC LIMIT 1", (game_id, found))
-            return int(before if before is not None else found)
+                conn, "SELECT position FROM effective_moves WHERE game_id = ? AND seat = ? "
+                "ORDER BY position DESC LIMIT 1", (game_id, seat))
+            return None if found is None else int(found)
 
-        start = await self._read(last)
-        if not start:
+        position = await self._read(last)
+        if position is None:
             return []
         return await self._log_rows(
-            f"SELECT a.* FROM actions a WHERE a.game_id = ? AND a.seq >= ? AND {_EFFECTIVE} "
-            "ORDER BY a.seq", (game_id, start))
+            "SELECT a.* FROM effective_moves e JOIN actions a ON a.game_id = e.game_id "
+            "AND a.seq = e.seq WHERE e.game_id = ? AND e.position >= ? ORDER BY e.position",
+            (game_id, max(1, position - 1)))
 
     async def moved_since(self, game_id: int, seat: int, since: int) -> bool:
         return bool(await self._read(lambda c: self._scalar(
@@ -551,20 +549,21 @@ class SqliteRepository(Repository):
                "AND (seat = ? OR rewind_to IS NOT NULL) LIMIT 1", (game_id, since, seat))))
 
     async def replay_base(self, game_id: int, position: int) -> ReplayBase:
-        async def q(conn: aiosqlite.Connection) -> tuple[int, int, str | None]:
+        async def q(conn: aiosqlite.Connection) -> tuple[int, str | None]:
             async with conn.execute(
-                    "SELECT s.seq, s.position, s.state FROM snapshots s WHERE s.game_id = ? "
-                    "AND s.position < ? AND NOT EXISTS (SELECT 1 FROM undone_actions u "
-                    "WHERE u.game_id = s.game_id AND u.seq = s.seq) "
-                    "ORDER BY s.position DESC, s.seq DESC LIMIT 1", (game_id, position)) as cur:
+                    "SELECT s.position, s.state FROM snapshots s JOIN effective_moves e "
+                    "ON e.game_id = s.game_id AND e.position = s.position AND e.seq = s.seq "
+                    "WHERE s.game_id = ? AND s.position < ? ORDER BY s.position DESC LIMIT 1",
+                    (game_id, position)) as cur:
                 row = await cur.fetchone()
-            return (0, 0, None) if row is None else (row[0], row[1], row[2])
+            return (0, None) if row is None else (row[0], row[1])
 
-        seq, base, state = await self._read(q)
+        base, state = await self._read(q)
         self.rows_read += state is not None
         moves = await self._log_rows(
-            f"SELECT a.* FROM actions a WHERE a.game_id = ? AND a.seq > ? AND {_EFFECTIVE} "
-            "ORDER BY a.seq LIMIT ?", (game_id, seq, max(0, position - base)))
+            "SELECT a.* FROM effective_moves e JOIN actions a ON a.game_id = e.game_id "
+            "AND a.seq = e.seq WHERE e.game_id = ? AND e.position > ? AND e.position <= ? "
+            "ORDER BY e.position", (game_id, base, position))
         return ReplayBase(base, None if state is None else json.loads(state), tuple(moves))
 
     async def secret(self, name: str, make: Callable[[], bytes]) -> bytes:
@@ -728,6 +727,9 @@ class SqliteRepository(Repository):
             await conn.executemany(
                 "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
                 [(game_id, seq, version) for seq in undone])
+            await conn.execute(
+                "DELETE FROM effective_moves WHERE game_id = ? AND position > "
+                "(SELECT moves FROM games WHERE id = ?)", (game_id, game_id))
             await conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
             await self._sync_reminders(conn, game_id, version, awaited, now)
             return await self._game(conn, game_id)
@@ -821,14 +823,16 @@ class SqliteRepository(Repository):
                     for seq, position, data in snapshots]
             return actions, kept
 
+        gone = undone_by(rows)
+        path = [(r.seq, r.seat) for r in rows if r.rewind_to is None and r.seq not in gone]
+
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, creator_id, "
                 "options, seed, max_seats, state, version, moves, created_at, updated_at, "
                 "finished_at, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (guild_id, channel_id, game_key, status, creator_id, _dumps(dict(options)),
-                 seed, len(seats), _dumps(state), len(rows),
-                 sum(1 for r in rows if r.effective), now, now, now))
+                 seed, len(seats), _dumps(state), len(rows), len(path), now, now, now))
             game_id = cur.lastrowid
             assert game_id is not None
             await self._insert_seats(conn, game_id, seats)
@@ -837,13 +841,15 @@ class SqliteRepository(Repository):
                 "INSERT INTO actions (game_id, seq, seat, action, public_events, "
                 "private_events, turn_end, irreversible, rewind_to, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", actions)
-            undone = undone_by(rows)
             await conn.executemany(
                 "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
-                [(game_id, seq, by) for seq, by in undone.items()])
+                [(game_id, seq, by) for seq, by in gone.items()])
             await conn.executemany(
                 "INSERT INTO snapshots (game_id, seq, position, state) VALUES (?, ?, ?, ?)",
                 kept)
+            await conn.executemany(
+                "INSERT INTO effective_moves (game_id, position, seq, seat) VALUES (?, ?, ?, ?)",
+                [(game_id, n, seq, seat) for n, (seq, seat) in enumerate(path, start=1)])
             return await self._game(conn, game_id)
 
         return await self._write(tx)

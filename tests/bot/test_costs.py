@@ -11,6 +11,7 @@ from bot import errors
 from bot.history import History, state_at
 from bot.service import MAX_PANEL_AGE, GameService
 from bot.storage import SqliteRepository
+from bot.storage.sqlite import _statements, migrations
 from bot.undo import Undo, plan_undo
 from tests.bot.playout import USERS, new_table, play_out
 
@@ -87,3 +88,44 @@ async def test_a_panel_older_than_the_age_limit_is_out_of_date(service: GameServ
     with pytest.raises(errors.StaleVersion):
         await service.act(game_id, USERS[0], action,
                           expected_version=game.version - MAX_PANEL_AGE - 1)
+
+
+async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
+        service: GameService) -> None:
+    """Games saved before migration 005 get the same effective_moves and move count that the
+    saves keep incrementally (moves, take-backs, imports)."""
+    repo = _repo(service)
+    game_id = await new_table(service, "havana", 2, seed=12)
+    await play_out(service, game_id, seed=12, undo_every=3, max_moves=60)
+    history = History(service)
+    other = await new_table(service, "havana", 2, seed=13, channel_id=501)
+    await play_out(service, other, seed=13, undo_every=4)
+    copy = await history.import_game(await history.export(other), guild_id=1, channel_id=502,
+                                     user_id=USERS[0])
+    ids = (game_id, other, copy.id)
+
+    async def kept() -> list[tuple[object, ...]]:
+        async def q(conn: object) -> list[tuple[object, ...]]:
+            async with conn.execute(  # type: ignore[attr-defined]
+                    "SELECT game_id, position, seq, seat FROM effective_moves "
+                    "ORDER BY game_id, position") as cur:
+                return [tuple(r) for r in await cur.fetchall()]
+        return await repo._read(q)  # type: ignore[arg-type]
+
+    incremental = await kept()
+    counts = [(await service.get(i)).moves for i in ids]
+    sql = next(text for number, _name, text in migrations() if number == 5)
+    statements = [s for s in _statements(sql) if s.startswith(("INSERT", "UPDATE"))]
+
+    async def redo(conn: object) -> None:
+        await conn.execute("DELETE FROM effective_moves")  # type: ignore[attr-defined]
+        await conn.execute("UPDATE games SET moves = 0")  # type: ignore[attr-defined]
+        for statement in statements:
+            await conn.execute(statement)  # type: ignore[attr-defined]
+
+    await repo._write(redo)  # type: ignore[arg-type]
+    assert await kept() == incremental and len(incremental) == sum(counts)
+    assert [(await service.get(i)).moves for i in ids] == counts
+    for i in ids:
+        game, _engine, moves = await history.moves(i)
+        assert game.moves == len(moves)
