@@ -104,3 +104,46 @@ async def test_components_refuse_other_servers_big_ids_and_outsiders(
 
         assert len(await bot.service.log(game_a, limit=10_000)) == log_before
         assert [(m.id, m.content) for m in fake.public_messages()] == public_before
+
+
+async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, run_bot: RunBot,
+                                                   tmp_path: Path) -> None:
+    """Two clicks on the same Undo button: the first takes back the move it showed, the
+    second is out of date (a fresh panel), never a second take-back."""
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        table = Table(fake)
+        await table.open()  # alice and two AI seats: the opening picks are simultaneous
+        undo_label = t("history.button.undo", "en")
+        panel = await table.stable_panel("alice")
+        # Alice's first opening pick (the AI seats picked already): a free step of her own.
+        pick = next(c for c in panel.interactive()
+                    if c["custom_id"].startswith(("ludo:do:", "ludo:sel:")))
+        if pick["type"] == 2:
+            payload = fake.button(pick["custom_id"], panel, user="alice")
+        else:
+            payload = fake.select(pick["custom_id"], [pick["options"][0]["value"]], panel,
+                                  user="alice")
+        record = await fake.interact(payload)
+        panel = [m for m in fake.interaction_messages(record) if m.interactive()][-1]
+        button = panel.find(label=undo_label)
+        version = int(button["custom_id"].split(":")[3])
+        mine = [r for r in await bot.service.repo.history(table.game_id) if r.seat == 0]
+        assert len([r for r in mine if r.effective]) == 1
+        snapshot = copy.deepcopy(panel.data)  # the panel as it was when the undo was shown
+
+        first = await fake.interact(fake.button(button["custom_id"], panel, user="alice"))
+        assert not [m for m in fake.interaction_messages(first) if "⚠️" in m.content]
+        stale_panel = fake.message(panel.id)
+        stale_panel.data = snapshot  # the same button, clicked again on the same message
+        second = await fake.interact(fake.button(button["custom_id"], stale_panel,
+                                                 user="alice"))
+        answers = fake.interaction_messages(second)
+        assert all(m.ephemeral for m in answers)
+        assert any(t("service.stale_version", "en") in m.content for m in answers)
+        assert any(m.interactive() for m in answers)  # with a fresh panel
+
+        rows = await bot.service.repo.history(table.game_id)
+        assert len([r for r in rows if r.is_undo]) == 1
+        assert len([r for r in rows if r.seat == 0 and r.effective]) == 0
+        assert (await bot.service.get(table.game_id)).version == version + 1
