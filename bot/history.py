@@ -1,15 +1,17 @@
 """A game's past, rebuilt from its seed and action log: pages, replays, export and import.
 
-Same seed + same effective log = same game (ARCHITECTURE.md), so nothing here stores a
-position: every past position is the replay of a prefix of the effective log (the moves not
-taken back by an undo, see :mod:`bot.undo`), computed in a worker thread so a long game
-never blocks the event loop. Replays only ever show spectator views.
+Same seed + same effective log = same game, so every past position is the replay of a
+prefix of the effective log (the moves not taken back by an undo, see :mod:`bot.undo`). To
+keep that cheap however long the game, the storage keeps a snapshot every few moves and a
+position is replayed from the nearest one (:func:`rebuild_position`), in a worker thread.
+Replays only ever show spectator views.
 
-Exports hold the options, the seats, the seed and the whole log (undo entries included) and
-a digest of the final state; an import replays that log through the engine — events and
-flags are recomputed, never read from the file — and refuses a file whose replay does not
-reach the same digest. Only finished or cancelled games are exported: the seed of a game in
-progress tells every card still to come.
+Exports hold the options, the seats, the seed, the whole log (undo entries included), a
+digest of the final state and an HMAC signature by the bot's own key; an import checks the
+signature, then replays the log through the engine — events and flags are recomputed, never
+read from the file — and refuses a file whose replay does not reach the same digest. Only
+finished or cancelled games are exported: the seed of a game in progress tells every card
+still to come.
 """
 
 from __future__ import annotations
@@ -24,16 +26,14 @@ import secrets
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import errors
 from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
 from bot.render import off_loop
+from bot.service import GameService, validate_options
 from bot.storage.base import SNAPSHOT_EVERY, LogRow, ReplayBase, Repository, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -273,8 +273,6 @@ def rebuild(engine_for: Any, document: Mapping[str, Any], *,
 
     Linear in the log: an undo entry finds its target through a dict of the live entries,
     and only the states of live entries (at most the game's length) are kept."""
-    from bot.service import validate_options
-
     if document.get("format") != EXPORT_FORMAT:
         raise _bad("format")
     try:
