@@ -334,6 +334,12 @@ class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _show_position(interaction, self.game_id, self.position)
 
 
+def _chosen(interaction: discord.Interaction[Any]) -> int:
+    """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
+    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
+    return digits(str(values[0]))
+
+
 class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"ludo:rsel:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
@@ -349,14 +355,12 @@ class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
                              ) -> ReplaySelect:
         return cls(int(match["game"]), item.options)
 
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        _chosen(interaction)  # the chosen position is a number from the client too
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
-        try:
-            position = digits(str(values[0]))
-        except ServiceError as err:
-            await play.report_error(interaction, err)
-            return
-        await _show_position(interaction, self.game_id, position)
+        await _show_position(interaction, self.game_id, _chosen(interaction))
 
 
 # ------------------------------------------------------------------ finished games

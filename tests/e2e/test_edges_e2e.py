@@ -83,6 +83,12 @@ async def test_components_refuse_other_servers_big_ids_and_outsiders(
         # In the game's own server the same history button works (the check is not blanket).
         replay = await fake.interact(fake.slash("game replay", user="carol"))
         (steps,) = fake.interaction_messages(replay)
+        choose = steps.find(prefix="ludo:rsel:")
+        for value in ("١", str(10**30)):  # a position that int() would read, or too large
+            payload = fake.select(choose["custom_id"], [choose["options"][0]["value"]], steps,
+                                  user="carol")
+            payload["data"] = {**payload["data"], "values": [value]}
+            assert t("service.bad_id", "en") in await refused(fake, payload)
         record = await fake.interact(forged(fake, steps, f"ludo:logp:{game_a}:0:12:first",
                                             "carol"))
         assert not [m for m in fake.interaction_messages(record) if "⚠️" in m.content]
