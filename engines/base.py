@@ -84,7 +84,10 @@ class InvalidState(GameError):
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A translatable text: ``key`` in the locale catalogues, ``params`` to format it."""
+    """A translatable text: ``key`` in the locale catalogues, ``params`` to format it.
+
+    A parameter that is itself a text to translate (a card's name in "takes {card}") is a
+    nested ``Message``; a plain string parameter is always shown as it is."""
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -99,11 +102,38 @@ class Event:
     to: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "params": dict(self.params), "to": self.to}
+        return {"key": self.key, "params": _encode(self.params), "to": self.to}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
-        return cls(str(data["key"]), dict(data.get("params") or {}), data.get("to"))
+        return cls(str(data["key"]), _decode(data.get("params") or {}), data.get("to"))
+
+
+# A Message nested in event parameters is stored as {"$message": key, "params": {...}}: the
+# marker tells a text to translate from any other value (user text is never a key).
+_MESSAGE = "$message"
+
+
+def _encode(params: Mapping[str, Any]) -> dict[str, Any]:
+    def one(value: Any) -> Any:
+        if isinstance(value, Message):
+            return {_MESSAGE: value.key, "params": _encode(value.params)}
+        if isinstance(value, (list, tuple)):
+            return [one(v) for v in value]
+        return value
+
+    return {k: one(v) for k, v in params.items()}
+
+
+def _decode(params: Mapping[str, Any]) -> dict[str, Any]:
+    def one(value: Any) -> Any:
+        if isinstance(value, dict) and isinstance(value.get(_MESSAGE), str):
+            return Message(value[_MESSAGE], _decode(value.get("params") or {}))
+        if isinstance(value, list):
+            return [one(v) for v in value]
+        return value
+
+    return {str(k): one(v) for k, v in params.items()}
 
 
 _TOKEN = re.compile(r"^[a-z0-9_:.=+\-]+$", re.ASCII)

@@ -5,9 +5,9 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import Action, GameError, IllegalAction, InvalidAction, Message
 
-from .data import BUILDINGS, CARD_ORDER, CARDS, MATERIALS
+from .data import BUILDINGS, CARD_ORDER, MATERIALS
 from .payments import shortfall
 from .rules import ENDS, WORKER, buyable_ids, card_key, ends_of, mat_key
 from .state import State
@@ -67,7 +67,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if s.phase in ("start_pick", "cover"):
         if kind == "pick":
             if arg not in p.hand:
-                return _illegal(f"{CARDS[arg].name_en} is not in your hand", "not_in_hand",
+                return _illegal(f"{arg} is not in your hand", "not_in_hand",
                                 card=card_key(arg))
             return _illegal("You have already chosen", "already_picked")
         if kind == "cover" and s.phase == "cover":
@@ -75,21 +75,21 @@ def reason(s: State, seat: int, action: Action) -> GameError:
                 return _illegal("Choose a card from your hand first", "pick_first")
             if p.cover is not None:
                 return _illegal("You have already chosen", "already_picked")
-            return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
+            return _illegal(f"{arg} is not face up", "not_face_up",
                             card=card_key(arg))
         return _illegal("That is not possible while cards are being chosen", "not_now")
     step = s.step or ""
     if kind not in _STEP_KINDS.get(step, set()):
         return _illegal("That is not possible at this step", "wrong_step",
-                        step=f"@havana.step.{step}")
+                        step=Message(f"havana.step.{step}"))
     if kind == "play":
         if arg not in p.face_up:
-            return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
+            return _illegal(f"{arg} is not face up", "not_face_up",
                             card=card_key(arg))
-        return _illegal(f"{CARDS[arg].name_en} has already been carried out", "already_used",
+        return _illegal(f"{arg} has already been carried out", "already_used",
                         card=card_key(arg))
     if kind == "recover":
-        return _illegal(f"{CARDS[arg].name_en} is not in your discard", "not_in_discard",
+        return _illegal(f"{arg} is not in your discard", "not_in_discard",
                         card=card_key(arg))
     if kind == "remove":
         row, _, end = arg.partition(":")
@@ -98,7 +98,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if kind == "target":
         return _illegal(f"Player {arg} cannot be targeted", "bad_target", target=int(arg))
     if kind == "take":
-        what = "@havana.res.worker" if arg == WORKER else mat_key(arg)
+        what = Message("havana.res.worker") if arg == WORKER else mat_key(arg)
         return _illegal(f"There is no {arg} to take", "none_to_take", what=what)
     if kind == "build":
         return _build_reason(s, seat, int(arg))
@@ -112,17 +112,17 @@ def _build_reason(s: State, seat: int, bid: int) -> GameError:
         return InvalidAction(f"No building {bid}", key="error.invalid_action", detail=str(bid))
     if bid not in buyable_ids(s):
         return _illegal("Only the buildings at the ends of the rows can be bought",
-                        "not_buyable", building=f"@havana.building.{bid}")
+                        "not_buyable", building=Message(f"havana.building.{bid}"))
     b = BUILDINGS[bid]
     p = s.players[seat]
     if b.architect and "architect" not in p.face_up:
         return _illegal("This building needs the Architect face up", "need_architect",
-                        building=f"@havana.building.{bid}")
+                        building=Message(f"havana.building.{bid}"))
     short = shortfall(b, p)
     if short is not None:
         what, need, have = short
-        key = {"workers": "@havana.res.worker", "pesos": "@havana.res.pesos"}.get(
-            what, f"@havana.material.{what}")
+        key = {"workers": Message("havana.res.worker"), "pesos": Message("havana.res.pesos")}.get(
+            what, Message(f"havana.material.{what}"))
         return _illegal(f"You need {need} {what}, you have {have}", "need", need=need,
                         have=have, what=key)
     return _illegal("That is not possible now", "not_now")

@@ -37,13 +37,14 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
     if kind == "remove":
         row, _, end = arg.partition(":")
         bid = end_building(s, int(row), end)
-        return Choice(a, _m("choice.remove", building=f"@havana.building.{bid}",
+        return Choice(a, _m("choice.remove", building=Message(f"havana.building.{bid}"),
                             vp=BUILDINGS[bid].vp),
-                      _m("desc.remove", row=int(row) + 1, end=f"@havana.side.{end}"), "remove")
+                      _m("desc.remove", row=int(row) + 1, end=Message(f"havana.side.{end}")),
+                      "remove")
     if kind == "target":
         return _target_choice(s, a, int(arg))
     if kind == "take":
-        what = "@havana.res.worker" if arg == WORKER else mat_key(arg)
+        what = Message("havana.res.worker") if arg == WORKER else mat_key(arg)
         label = _m("choice.take", what=what)
         if s.step == "mama_take":
             return Choice(a, label, _m("desc.take_mama", n=s.remaining), "take")
@@ -55,7 +56,7 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
         return Choice(a, label, desc, "take")
     if kind == "build":
         b = BUILDINGS[int(arg)]
-        return Choice(a, _m("choice.build", building=f"@havana.building.{b.id}", vp=b.vp),
+        return Choice(a, _m("choice.build", building=Message(f"havana.building.{b.id}"), vp=b.vp),
                       _m("desc.build", vp=b.vp), "build")
     return _pay_choice(s, a, arg)
 

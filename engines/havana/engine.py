@@ -21,8 +21,10 @@ from . import checks, rules, state, view
 from .choices import choices as make_choices
 from .state import State
 
-SPEC = Spec(key="havana", min_players=2,
-            max_players=4)
+SPEC = Spec(key="havana", min_players=2, max_players=4,
+            seat_params=frozenset({"seat", "target"}),
+            seat_list_params=frozenset({"seats", "winners"}),
+            ending_kinds=frozenset({"end"}), passing_kinds=frozenset({"pass"}))
 
 
 class HavanaEngine:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from engines.base import TURN_END, Action, Event
+from engines.base import TURN_END, Action, Event, Message
 from engines.rng import Rng
 
 from .data import (
@@ -44,17 +44,17 @@ PASS = act("pass")
 END = act("end")
 
 
-def mat_key(m: int | str) -> str:
+def mat_key(m: int | str) -> Message:
     name = MATERIALS[m] if isinstance(m, int) else m
-    return f"@havana.material.{name}"
+    return Message(f"havana.material.{name}")
 
 
-def card_key(card: str) -> str:
-    return f"@havana.card.{card}"
+def card_key(card: str) -> Message:
+    return Message(f"havana.card.{card}")
 
 
-def building_key(bid: int) -> str:
-    return f"@havana.building.{bid}"
+def building_key(bid: int) -> Message:
+    return Message(f"havana.building.{bid}")
 
 
 # --- setup ----------------------------------------------------------------------------------
@@ -682,8 +682,8 @@ def _step_pay_workers(t: Turn, seat: int, p: Player, a: Action) -> None:
     t.emit("havana.ev.built", seat=seat, building=building_key(bid), vp=b.vp)
     for what, n in paid.items():
         if n:
-            key = "@havana.res.worker" if what == "workers" else (
-                "@havana.res.pesos" if what == "pesos" else mat_key(what))
+            key = Message("havana.res.worker") if what == "workers" else (
+                Message("havana.res.pesos") if what == "pesos" else mat_key(what))
             t.emit("havana.ev.paid", seat=seat, n=n, what=key)
     _refill(t, r)
     _check_end(t)

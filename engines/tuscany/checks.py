@@ -5,7 +5,7 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import Action, GameError, IllegalAction, InvalidAction, Message
 
 from .board import LABEL_INDEX, ORDERS, SHIFTS, TURNS
 from .data import CODES, IMPROVEMENTS, JOKER, TILES
@@ -14,10 +14,10 @@ from .rules import (
     colour_key,
     frontier,
     geo,
+    payment,
     stuck,
     target_spaces,
     tile_key,
-    unit_key,
     units_total,
 )
 from .state import Player, State
@@ -76,10 +76,11 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _illegal(f"{arg} is not a dark-green space", "not_castle_space", space=arg)
     if kind == "improve" and arg in IMPROVEMENTS and not s.supply[IMPROVEMENTS.index(arg)]:
         return _illegal(f"No {arg} improvement is left", "improvement_gone",
-                        improvement=f"@tuscany.improvement.{arg}")
+                        improvement=Message(f"tuscany.improvement.{arg}"))
     step = s.stack[-1].kind if s.phase == "play" and s.stack else s.phase
     if kind not in _STEP_KINDS.get(step, {"arrange", "confirm", "castle", "improve"}):
-        return _illegal(f"{kind} is not possible now", "not_now", step=f"@tuscany.step.{step}")
+        return _illegal(f"{kind} is not possible now", "not_now",
+                        step=Message(f"tuscany.step.{step}"))
     if kind == "place":
         if any(_placeable_later(p, k) for k in p.fresh_jokers):
             return _fresh_joker()
@@ -109,7 +110,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _space_reason(s, seat, frame.tile, LABEL_INDEX[arg], frame.src == "store")
     if kind == "pay" and frame is not None:
         return _illegal("You cannot pay that", "cannot_pay",
-                        payment=[unit_key(u) for u in action.args])
+                        payment=payment(action.args))
     return _illegal(f"{action} is not possible now", "not_legal", action=str(action))
 
 

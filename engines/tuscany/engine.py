@@ -27,10 +27,10 @@ from .rules import (
     geo,
     legal,
     new_state,
+    payment,
     run,
     standing_key,
     tile_key,
-    unit_key,
 )
 from .state import State
 from .view import view as make_view
@@ -39,6 +39,9 @@ SPEC = Spec(
     key="tuscany",
     min_players=2,
     max_players=4,
+    seat_params=frozenset({"player"}),
+    ending_kinds=frozenset({"end", "confirm"}),
+    passing_kinds=frozenset({"skip"}),
 )
 
 
@@ -162,7 +165,7 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
                                                     "colour": colour_key(colour)}),
                       None, "space")
     # pay
-    return Choice(a, m("tuscany.choice.pay", {"payment": [unit_key(u) for u in args]}),
+    return Choice(a, m("tuscany.choice.pay", {"payment": payment(args)}),
                   None, "pay")
 
 

@@ -6,9 +6,10 @@ the rulebook is silent are listed in ``docs/rules/tuscany.md``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from engines.base import TURN_END, Action, Event
+from engines.base import TURN_END, Action, Event, Message
 from engines.rng import Rng
 
 from .board import LABELS, NUM_SPACES, ORDERS, SHIFTS, TURNS, Geometry, geometry
@@ -60,24 +61,32 @@ def act(kind: str, *args: str) -> Action:
 
 # --- names used in events and choices ------------------------------------------------
 
-def tile_key(tile: int | None) -> str:
+def tile_key(tile: int | None) -> Message:
     if tile is None:
-        return "@tuscany.tile.none"
+        return Message("tuscany.tile.none")
     if tile == JOKER:
-        return "@tuscany.tile.j"
-    return f"@tuscany.tile.{TILES[tile].kind}"
+        return Message("tuscany.tile.j")
+    return Message(f"tuscany.tile.{TILES[tile].kind}")
 
 
-def colour_key(colour: int) -> str:
-    return f"@tuscany.colour.{CODES[colour]}"
+def colour_key(colour: int) -> Message:
+    return Message(f"tuscany.colour.{CODES[colour]}")
 
 
-def unit_key(unit: str) -> str:
+def unit_key(unit: str, count: int = 1) -> Message:
     if unit == WORKER:
-        return "@tuscany.pay.worker"
+        return Message("tuscany.pay.worker", {"count": count})
     if unit.startswith("2"):
-        return f"@tuscany.pay.pair_{unit[1:]}"
-    return f"@tuscany.pay.card_{unit}"
+        return Message(f"tuscany.pay.pair_{unit[1:]}", {"count": count})
+    return Message(f"tuscany.pay.card_{unit}", {"count": count})
+
+
+def payment(units: Iterable[str]) -> list[Message]:
+    """A payment's units counted ("2 orange cards", not "1 orange card, 1 orange card")."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit] = counts.get(unit, 0) + 1
+    return [unit_key(unit, n) for unit, n in counts.items()]
 
 
 # --- setup ----------------------------------------------------------------------------
@@ -367,7 +376,8 @@ def take_improvement(ctx: Ctx, seat: int, p: Player, name: str) -> None:
     i = IMPROVEMENTS.index(name)
     ctx.s.supply[i] -= 1
     p.imps[i] += 1
-    ctx.emit("tuscany.ev.improvement", player=seat, improvement=f"@tuscany.improvement.{name}")
+    ctx.emit("tuscany.ev.improvement", player=seat,
+             improvement=Message(f"tuscany.improvement.{name}"))
     if i == IMP_STORAGE:
         p.storage.append(None)
         p.green += STORAGE_GREEN
@@ -428,7 +438,7 @@ def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
         spend(ctx, p, geo(p).colours[f.space], units)
         p.storage[f.slot] = None
         ctx.emit("tuscany.ev.place", player=seat, tile=tile_key(f.tile),
-                 space=LABELS[f.space], payment=[unit_key(u) for u in units])
+                 space=LABELS[f.space], payment=payment(units))
         put_tile(ctx, seat, p, f.tile, f.space)
     elif f.kind == "castle":
         if k == "skip":
@@ -665,7 +675,7 @@ def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
     ctx.irreversible = True
     card = s.income.pop()
     s.income_discard.append(card)
-    ctx.emit("tuscany.ev.income", player=seat, card=f"@tuscany.income.{card}")
+    ctx.emit("tuscany.ev.income", player=seat, card=Message(f"tuscany.income.{card}"))
     (effect, n), = INCOME[card].items()
     if effect == "red":
         p.red += n

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from bot.i18n import t
 from cogs.tuscany import VERBS, TuscanyPresenter, asks_for_space, step_of
 from engines.tuscany.checks import _ARITY, _STEP_KINDS
 from engines.tuscany.engine import ENGINE
@@ -21,7 +22,9 @@ def test_every_action_kind_has_a_verb() -> None:
     step_kinds = set().union(*_STEP_KINDS.values())
     assert step_kinds <= covered
     assert set(_ARITY) == covered  # setup kinds too, and no verb for a kind that does not exist
-    assert len(VERBS) <= 25 and all(len(v.english) <= 100 for v in VERBS)
+    assert len(VERBS) <= 25
+    for locale in ("en", "fr"):  # Discord's limit on a description, from the catalogues
+        assert all(len(t(f"tuscany.cmd.{v.name}.desc", locale)) <= 100 for v in VERBS)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])

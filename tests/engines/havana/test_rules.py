@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import TURN_END, Action, GameOver, IllegalAction, InvalidAction, NotYourTurn
+from engines.base import (
+    TURN_END,
+    Action,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    Message,
+    NotYourTurn,
+)
 from engines.havana import ENGINE
 from engines.havana.rules import order_key
 from engines.havana.state import Player, State
@@ -176,7 +184,7 @@ def test_unaffordable_building_names_the_missing_resource() -> None:
         do(s, 0, "build 15")
     assert str(err.value) == "You need 2 clay, you have 1"
     assert err.value.key == "havana.error.need"
-    assert err.value.params == {"need": 2, "have": 1, "what": "@havana.material.clay"}
+    assert err.value.params == {"need": 2, "have": 1, "what": Message("havana.material.clay")}
 
 
 def test_five_pesos_replace_a_worker_and_the_player_chooses() -> None:

@@ -26,7 +26,8 @@ LOCALES = {loc: json.loads((ROOT / f"bot/locales/{loc}/havana.json").read_text("
 def test_buildings_data_is_complete() -> None:
     assert len(BUILDINGS) == 36 and sorted(BUILDINGS) == list(range(1, 37))
     assert all(1 <= b.vp <= 7 for b in BUILDINGS.values())
-    assert len({b.name_en for b in BUILDINGS.values()}) == 36
+    for locale in ("en", "fr"):  # names live in the catalogues, one per building
+        assert len({LOCALES[locale][f"havana.building.{b}"] for b in BUILDINGS}) == 36
     assert [c.value for c in CARDS.values()] == [0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9]
 
 
@@ -35,7 +36,7 @@ def test_buildings_data_is_complete() -> None:
     (lambda d: d[0].update(vp=8), "VP"),
     (lambda d: d[0].update(cost={"marble": 1}), "unknown cost"),
     (lambda d: d[1].update(id=1), "unique"),
-    (lambda d: d[1]["name"].update(en="Beach hut"), "unique"),
+    (lambda d: d[1].update(name="Street"), "bad building entry"),
 ])
 def test_buildings_file_is_validated(tmp_path: Path, mutate: Any, message: str) -> None:
     data = json.loads((ROOT / "engines/havana/buildings.json").read_text("utf-8"))
@@ -94,8 +95,8 @@ def _keys_of(message: Message | Any) -> set[str]:
     keys = {message.key}
     for value in message.params.values():
         for v in value if isinstance(value, list) else [value]:
-            if isinstance(v, str) and v.startswith("@"):
-                keys.add(v[1:])
+            if isinstance(v, Message):
+                keys |= _keys_of(v)
     return keys
 
 

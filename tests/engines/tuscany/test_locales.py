@@ -22,8 +22,8 @@ def _keys_in(key: str, params: Any) -> set[str]:
     keys = {key}
     values = params.values() if isinstance(params, dict) else params
     for v in values:
-        if isinstance(v, str) and v.startswith("@"):
-            keys.add(v[1:])
+        if isinstance(v, Message):
+            keys |= _keys_in(v.key, dict(v.params))
         elif isinstance(v, (list, dict)):
             keys |= _keys_in(key, v)
     return keys
