@@ -379,10 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for noisy in ("bot.service", "bot.storage.sqlite", "bot.undo", "bot.history"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     games, memory = asyncio.run(run(TINY if args.tiny else FULL))
-    lengths, imported = asyncio.run(bench_history.run(tiny=args.tiny))
+    lengths, imported, key = asyncio.run(bench_history.run(tiny=args.tiny))
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(report(games, memory, tiny=args.tiny)
-                           + bench_history.section(lengths, imported), encoding="utf-8")
+                           + bench_history.section(lengths, imported, key), encoding="utf-8")
     log.info("wrote %s", args.output)
     return 0
 

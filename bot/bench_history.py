@@ -1,6 +1,7 @@
 """Benchmark of the costs that used to grow with a game (part of ``python -m bot.bench``).
 
-A Havana table of four human seats is driven through the real service on a SQLite file
+A table of the first registered game (by key), every seat human and as many seats as it
+takes, is driven through the real service on a SQLite file
 until its log holds 10, 1,000 and 5,000 entries: real moves first, then a move and its
 take-back over and over (a game ends long before 5,000 effective moves, but its log does
 not). At each length it times what a player's click costs — opening a panel, a stale click,
@@ -32,7 +33,7 @@ from engines.base import Action
 
 log = logging.getLogger("bot.bench")
 USERS = (101, 102, 103, 104)
-REAL_MOVES = 120  # real Havana moves before the take-backs start (well before its end)
+REAL_MOVES = 120  # real moves before the take-backs start (well before a game's end)
 
 
 @dataclass(slots=True)
@@ -71,18 +72,20 @@ async def _timed(fn: Callable[[], Awaitable[Any]], repeat: int) -> float:
 
 
 class LongGame:
-    """A Havana table whose log is grown to a given length."""
+    """A table whose log is grown to a given length."""
 
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.undo = Undo(service)
         self.game_id = 0
+        self.key = sorted(registry.games())[0]
 
     async def start(self) -> None:
         service = self.service
-        game = await service.create(guild_id=1, channel_id=1, game_key="havana",
-                                    creator_id=USERS[0], creator_name="P0", seats=4, seed=3)
-        for n in USERS[1:]:
+        seats = min(len(USERS), registry.get(self.key).spec.max_players)
+        game = await service.create(guild_id=1, channel_id=1, game_key=self.key,
+                                    creator_id=USERS[0], creator_name="P0", seats=seats, seed=3)
+        for n in USERS[1:seats]:
             await service.join(game.id, n, f"P{n}")
         await service.start(game.id, USERS[0])
         self.game_id = game.id
@@ -225,7 +228,7 @@ async def bench_import(service: GameService, game: LongGame) -> ImportFigures:
     return figures
 
 
-async def run(*, tiny: bool) -> tuple[list[LengthFigures], ImportFigures]:
+async def run(*, tiny: bool) -> tuple[list[LengthFigures], ImportFigures, str]:
     lengths = (10, 40) if tiny else (10, 1_000, 5_000)
     repeat = 3 if tiny else 15
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,16 +247,17 @@ async def run(*, tiny: bool) -> tuple[list[LengthFigures], ImportFigures]:
             log.info("import of %d bytes: %.1f s", imported.bytes, imported.seconds)
         finally:
             await repo.close()
-    return out, imported
+    return out, imported, game.key
 
 
-def section(lengths: list[LengthFigures], imported: ImportFigures) -> str:
+def section(lengths: list[LengthFigures], imported: ImportFigures, key: str) -> str:
     """The Markdown section of docs/PERFORMANCE.md."""
     lines = [
         "",
         "## Long games",
         "",
-        "A four-seat Havana table driven through the service (SQLite file, no images) until "
+        f"A table of {key} (every seat human) driven through the service (SQLite file, "
+        "no images) until "
         "its log holds the given number of entries: real moves first, then a move and its "
         "take-back repeatedly. Medians in ms; *rows* = log rows and snapshots read from the "
         "database for one call. The columns in italics are the old way (reading the whole "
