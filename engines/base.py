@@ -478,3 +478,36 @@ def check(condition: bool, error: type[GameError], message: str, *,
     """Raise ``error(message)`` unless ``condition`` holds (keeps rule checks one line)."""
     if not condition:
         raise error(message, key=key, **params)
+
+
+def is_seat(seat: object, num_players: int) -> bool:
+    """Whether ``seat`` names a seat of a ``num_players`` game: an int (never a bool) in
+    range. Engines refuse anything else with :class:`NotYourTurn`, never a raw error."""
+    return (isinstance(seat, int) and not isinstance(seat, bool)
+            and 0 <= seat < num_players)
+
+
+def check_seed(seed: object) -> int:
+    """A ``new_game`` seed: any int (the generator keeps its low 64 bits), else
+    :class:`InvalidState`."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidState(f"Bad seed {str(seed)[:MAX_TOKEN]!r}", key="error.invalid_state",
+                           detail="seed")
+    return seed
+
+
+def check_options(spec: Spec, options: object) -> dict[str, Any]:
+    """``new_game``'s options: only those ``spec`` declares, each one of its choices (when it
+    lists them), the others at their default; anything else is :class:`InvalidState`."""
+    given = {} if options is None else options
+    known = {o.name: o for o in spec.options}
+    if not isinstance(given, Mapping) or not set(given) <= set(known):
+        raise InvalidState(f"Bad options for {spec.key}", key="error.invalid_state",
+                           detail="options")
+    chosen = {name: o.default for name, o in known.items()}
+    for name, value in given.items():
+        if known[name].choices and value not in known[name].choices:
+            raise InvalidState(f"Bad value for option {name}", key="error.invalid_state",
+                               detail=name)
+        chosen[name] = value
+    return chosen

@@ -9,6 +9,7 @@ import pytest
 
 from bot.i18n import t
 from cogs.tuscany import VERBS, TuscanyPresenter, asks_for_space, step_of
+from engines.ai import random_action
 from engines.tuscany.checks import _ARITY, _STEP_KINDS
 from engines.tuscany.engine import ENGINE
 from tests.renderers import tuscany_states
@@ -42,8 +43,7 @@ def test_a_whole_game_is_worded_without_missing_keys(locale: str) -> None:
         status = PRESENTER.status_text(ENGINE.view(state, None), NAMES, locale)
         assert "tuscany." not in status
         seat = min(ENGINE.active_players(state))
-        actions = ENGINE.legal_actions(state, seat)
-        state = ENGINE.apply(state, seat, actions[rng.randrange(len(actions))]).state
+        state = ENGINE.apply(state, seat, random_action(ENGINE, state, seat, rng)).state
     assert {"setup_arrange", "setup_castle", "setup_improve", "main", "take", "space",
             "pay"} <= steps
     assert "tuscany." not in PRESENTER.status_text(ENGINE.view(state, None), NAMES, locale)

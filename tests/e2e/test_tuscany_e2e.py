@@ -100,6 +100,11 @@ class Table:
                                        else offered)
         if component["type"] == 2:
             return self.fake.button(component["custom_id"], panel)
+        low = component.get("min_values", 1)
+        if component.get("max_values", 1) > 1:  # a subset decision: pick its smallest size
+            values = [o["value"] for o in component["options"]]
+            return self.fake.select(component["custom_id"], rng.sample(values, max(low, 1)),
+                                    panel)
         return self.fake.select(component["custom_id"], [action], panel)
 
     async def play(self, rng: random.Random, *, until: set[str], moves: int) -> int:

@@ -334,18 +334,6 @@ def test_errors_are_typed_and_translatable() -> None:
     assert err.value.key == "havana.error.wrong_step"
 
 
-def test_new_game_checks_the_player_count() -> None:
-    with pytest.raises(InvalidAction):
-        ENGINE.new_game(5, 1)
-
-
-def test_apply_never_mutates_its_input() -> None:
-    s = actions_state([("siesta", "black_market"), ("siesta", "debris")])
-    before = ENGINE.to_dict(s)
-    do(s, 0, "play black_market")
-    assert ENGINE.to_dict(s) == before
-
-
 def test_a_hidden_pick_is_announced_without_naming_the_card() -> None:
     # Mise en place: the two cards are placed "face cachée"; Phase 3: the new card is put
     # "face cachée" on a face-up card. Everyone sees a card being placed, nobody sees which.
