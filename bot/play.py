@@ -159,22 +159,34 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
 
 async def panel_file(bot: LudoBot, panel: Panel, locale: str) -> discord.File | None:
     """The presenter's private image for this panel (a board labelled for the choice), drawn
-    and encoded in a worker thread so the event loop keeps answering."""
+    and encoded in a worker thread so the event loop keeps answering, and kept in the image
+    cache: it depends only on (game, version, seat, locale)."""
     if panel.game.status != ACTIVE:
         return None
     presenter = bot.presenter(panel.game.game_key)
 
-    def draw() -> bytes | None:
+    def draw() -> bytes:
         image = presenter.panel_image(panel.view, panel.seat, locale)
-        return None if image is None else encode_png(image)
+        return b"" if image is None else encode_png(image)  # b"": this step has no image
 
-    data = await off_loop(draw)
-    if data is None:
+    game = panel.game
+    key = ("panel", game.id, game.version, panel.seat, locale, tuple(s.name for s in game.seats))
+    data = await bot.service.images.get(key, lambda: off_loop(draw))
+    if not data:
         return None
     return discord.File(io.BytesIO(data), filename=f"{panel.game.game_key}_panel.png")
 
 
+async def defer_private(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge at once with a private "thinking…": the answer may wait on the database
+    and an image under load, and Discord drops an interaction not acknowledged within 3 s."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """The clicker's private panel; acknowledged before anything is read or drawn."""
+    await defer_private(interaction)
     try:
         await send_panel(interaction, game_id)
     except (ServiceError, GameError) as err:

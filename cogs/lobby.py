@@ -218,6 +218,7 @@ class Lobby(commands.Cog):
     @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
                                                           "cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await play.defer_private(interaction)
         try:
             game = await self._here(interaction)
         except ServiceError as err:
