@@ -28,6 +28,7 @@ from typing import Any
 
 from bot import clocks, errors
 from bot.i18n import LOCALES, normalise
+from bot.image_cache import ImageCache
 from bot.models import (
     ACTIVE,
     CANCELLED,
@@ -43,7 +44,6 @@ from bot.models import (
     UserSettings,
 )
 from bot.ratings import Ratings
-from bot.image_cache import ImageCache
 from bot.render import render_board
 from bot.storage.base import (
     AwaitedSeat,
