@@ -11,7 +11,7 @@ from typing import Any
 from .board import NUM_SPACES
 from .checks import place_reason
 from .data import BONUSES, CODES, IMPROVEMENTS, JOKER, TILES
-from .rules import active, geo, leftovers, placeable_slots
+from .rules import active, geo, leftovers, legal, placeable_slots
 from .state import Frame, Player, State
 
 
@@ -67,6 +67,14 @@ def _cannot_place(s: State, seat: int | None) -> str | None:
     return None if placeable_slots(p) else place_reason(p).key
 
 
+def _targets(s: State, seat: int | None) -> list[str]:
+    """For the viewer who must choose a space now (a tile's space, or the start castle's):
+    the labels of the spaces they may choose (affordability names their cards: own view)."""
+    if seat is None:
+        return []
+    return [str(a.args[0]) for a in legal(s, seat) if a.kind in ("space", "castle")]
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     return {
         "game": "tuscany",
@@ -93,4 +101,5 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                     for c in range(8)},
         "players": [_player_view(s, i, i == seat) for i in range(s.num_players)],
         "cannot_place": _cannot_place(s, seat),
+        "targets": _targets(s, seat),
     }
