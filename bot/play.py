@@ -7,9 +7,11 @@ present its result. Nothing here knows a game's rules: panels come from the engi
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +38,22 @@ if TYPE_CHECKING:
     from bot.app import LudoBot
 
 log = logging.getLogger(__name__)
+
+# In a crowd, every interaction is acknowledged first (a deferral is one short request), then
+# at most this many build their answer at once: the acknowledgements still waiting are not
+# queued behind two hundred half-built panels sharing the event loop.
+CONCURRENT_ANSWERS = 8
+_answering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def answering() -> asyncio.Semaphore:
+    """The semaphore of answers being built, one per event loop (tests run one per test)."""
+    loop = asyncio.get_running_loop()
+    sem = _answering.get(loop)
+    if sem is None:
+        sem = _answering[loop] = asyncio.Semaphore(CONCURRENT_ANSWERS)
+    return sem
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> LudoBot:
@@ -187,10 +205,11 @@ async def defer_private(interaction: discord.Interaction[Any]) -> None:
 async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:
     """The clicker's private panel; acknowledged before anything is read or drawn."""
     await defer_private(interaction)
-    try:
-        await send_panel(interaction, game_id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
+    async with answering():
+        try:
+            await send_panel(interaction, game_id)
+        except (ServiceError, GameError) as err:
+            await report_error(interaction, err)
 
 
 # ---------------------------------------------------------------- moves
@@ -199,18 +218,20 @@ async def act_from_component(interaction: discord.Interaction[Any], game_id: int
                              version: int, action: str) -> None:
     """A click in a private panel: defer, apply, then refresh that panel in place."""
     await interaction.response.defer()
-    await _act(interaction, game_id, action, expected_version=version, edit=True)
+    async with answering():
+        await _act(interaction, game_id, action, expected_version=version, edit=True)
 
 
 async def act_from_command(interaction: discord.Interaction[Any], action: str) -> None:
     """A slash command move: the game is the one in this channel."""
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    game = await bot.service.in_channel(interaction.channel_id or 0)
-    if game is None:
-        await reply(interaction, t("service.no_game_here", user_locale(interaction)))
-        return
-    await _act(interaction, game.id, action, expected_version=None, edit=False)
+    async with answering():
+        game = await bot.service.in_channel(interaction.channel_id or 0)
+        if game is None:
+            await reply(interaction, t("service.no_game_here", user_locale(interaction)))
+            return
+        await _act(interaction, game.id, action, expected_version=None, edit=False)
 
 
 async def _act(interaction: discord.Interaction[Any], game_id: int, action: str, *,

@@ -198,22 +198,23 @@ class Lobby(commands.Cog):
     @app_commands.describe(private=L("Only you see it", "cmd.board.private"))
     async def board(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         await interaction.response.defer(ephemeral=private, thinking=True)
-        try:
-            game = await self._here(interaction)
-            if game.status == LOBBY:
-                raise ServiceError(key="service.not_started")
-            locale = (play.user_locale(interaction) if private
-                      else await play.public_locale(self.bot, interaction.guild_id))
-            png = await self.bot.service.board(game.id, locale=locale)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
-        view = await self.bot.service.view(game.id, None)
-        status = self.bot.presenter(game.game_key).status_text(
-            view, [s.name for s in game.seats], locale)
-        await interaction.followup.send(
-            status or "\u200b", file=discord.File(io.BytesIO(png), f"{game.game_key}.png"),
-            view=play.turn_message_view(game.id, locale), ephemeral=private)
+        async with play.answering():
+            try:
+                game = await self._here(interaction)
+                if game.status == LOBBY:
+                    raise ServiceError(key="service.not_started")
+                locale = (play.user_locale(interaction) if private
+                          else await play.public_locale(self.bot, interaction.guild_id))
+                png = await self.bot.service.board(game.id, locale=locale)
+            except (ServiceError, GameError) as err:
+                await play.report_error(interaction, err)
+                return
+            view = await self.bot.service.view(game.id, None)
+            status = self.bot.presenter(game.game_key).status_text(
+                view, [s.name for s in game.seats], locale)
+            await interaction.followup.send(
+                status or "\u200b", file=discord.File(io.BytesIO(png), f"{game.game_key}.png"),
+                view=play.turn_message_view(game.id, locale), ephemeral=private)
 
     @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
                                                           "cmd.hand.desc"))
