@@ -66,3 +66,44 @@ async def test_the_panel_is_acknowledged_before_its_image_is_drawn(
 async def _until(condition: Any) -> None:
     while not condition():
         await asyncio.sleep(0.01)
+
+
+async def test_clicks_are_acknowledged_while_answers_wait_their_turn(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one answer at a time, a second click is still acknowledged at once while the
+    first answer is held; both are answered once it is released."""
+    from bot import play
+
+    monkeypatch.setattr(play, "CONCURRENT_ANSWERS", 1)
+    fake = fake_discord
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    async with run_bot(bot):
+        table = Table(fake)
+        await table.open()
+        turn = fake.last_message()
+        presenter = bot.presenters["tuscany"]
+        original = presenter.panel_image
+        release, started = threading.Event(), []
+
+        def held(view: dict[str, Any], seat: int, locale: str) -> Any:
+            started.append(time.monotonic())
+            release.wait(HANG)
+            return original(view, seat, locale)
+
+        monkeypatch.setattr(presenter, "panel_image", held)
+        button = turn.find(label="My panel")["custom_id"]
+        first = await fake.send_interaction(fake.button(button, turn))
+        await asyncio.wait_for(_until(lambda: bool(started)), HANG)  # holds the only slot
+        second = await fake.send_interaction(fake.button(button, turn, user="bob"))
+        await second.wait(timeout=HANG)
+        assert second.response_type == DEFERRED_MESSAGE and second.answered_at is None
+        assert first.answered_at is None
+        release.set()
+        for record in (first, second):
+            await record.wait_answer(timeout=HANG)
+        assert first.answered_at is not None and second.answered_at is not None
+        assert first.answered_at <= second.answered_at  # answers in their turn
+        (refusal,) = fake.interaction_messages(second)  # bob is not seated at this table
+        assert refusal.ephemeral and "⚠️" in refusal.content
+        await fake.idle()
