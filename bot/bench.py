@@ -296,8 +296,10 @@ def crowd_section(crowd: Mapping[str, Any]) -> list[str]:
         "Answer seen p50 / p99 / max |",
         "|---|---|---|---|---|",
     ]
-    for kind in ("all", "panel", "board", "move"):
-        f = crowd[kind]
+    for kind in ("all", "panel", "panel:tuscany", "panel:havana", "board", "move"):
+        f = crowd.get(kind)
+        if f is None or not f["count"]:
+            continue
         lines.append(
             f"| {kind} | {f['count']} | {f['acked']} | {_fmt(f['ack_p50_ms'], ' ms', 0)} / "
             f"{_fmt(f['ack_p99_ms'], ' ms', 0)} / {_fmt(f['ack_max_ms'], ' ms', 0)} | "

@@ -8,8 +8,8 @@ process, as Discord is another machine: its own work does not slow the bot's eve
 Set-up (not timed): tables of four human players, opened through the fake like any user would
 (``/game new``, Join, Start). Then every interaction of the burst is sent at once, shuffled:
 
-* *panel*: "My panel" on a table's turn message (Tuscany's region set-up draws a private
-  region image for each player; Havana's first pick has none);
+* *panel*: "My panel" on a table's turn message (*panel:tuscany*: the region set-up draws a
+  private region image for each player; *panel:havana*: the first pick has none);
 * *board*: ``/game board`` in a table's channel (the spectator board, public);
 * *move*: a click on a player's private panel opened before the burst (Tuscany's region
   set-up, all four players of a table at once).
@@ -53,6 +53,7 @@ class Mix:
         return self.panels + self.boards + self.moves
 
 
+KINDS = ("all", "panel", "panel:tuscany", "panel:havana", "board", "move")
 FULL = Mix(panels=128, boards=16, moves=56)
 TINY = Mix(panels=8, boards=2, moves=4)
 
@@ -82,7 +83,7 @@ async def _crowd(mix: Mix, inbox: Any, outbox: Any) -> None:
     panel_tables = math.ceil(mix.panels / SEATS)
     move_tables = math.ceil(mix.moves / SEATS)
     # Three Tuscany tables (a region image per panel) for one Havana table (no image).
-    games = ["havana" if i % 4 == 3 else "tuscany" for i in range(panel_tables)]
+    games = ["havana" if i % 4 == 1 else "tuscany" for i in range(panel_tables)]
     games += ["tuscany"] * move_tables
     members = fake.guilds[fake.guild_id]["member_names"]
     tables: list[dict[str, Any]] = []
@@ -164,8 +165,8 @@ def _burst(fake: Any, mix: Mix, tables: list[dict[str, Any]],
     seated = [(user, table) for table in tables for user in table["users"]]
     for user, table in seated[:mix.panels]:
         turn = table["turn"]
-        burst.append(("panel", fake.button(turn.find(label="My panel")["custom_id"], turn,
-                                           user=user)))
+        burst.append((f"panel:{table['game']}",
+                      fake.button(turn.find(label="My panel")["custom_id"], turn, user=user)))
     for i in range(mix.boards):
         table = tables[i % min(4, len(tables))]  # several people ask in the same channels
         burst.append(("board", fake.slash("game board", user=table["users"][i % SEATS],
@@ -187,8 +188,9 @@ async def _run_burst(fake: Any, burst: list[tuple[str, dict[str, Any]]]) -> dict
             await record.wait_answer(60.0)  # unanswered ones are counted, not waited for
     await fake.idle(quiet=0.5, timeout=HANG)
     figures: dict[str, Any] = {"interactions": len(records), "send_s": sent}
-    for kind in ("all", "panel", "board", "move"):
-        chosen = [r for k, r in records if kind in ("all", k)]
+    for kind in KINDS:
+        chosen = [r for k, r in records if kind == "all" or k.split(":")[0] == kind
+                  or k == kind]
         acks = [r.ack_latency * 1000 for r in chosen if r.ack_latency is not None]
         answers = [r.answer_latency * 1000 for r in chosen if r.answer_latency is not None]
         figures[kind] = {
