@@ -332,9 +332,9 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
     bot = bot_of(interaction)
     user = interaction.user
+    await interaction.response.defer()  # acknowledged before the database (and the board)
     try:
         if op == "start":
-            await interaction.response.defer()
             result = await bot.service.start(game_id, user.id)
             await interaction.edit_original_response(
                 content=await lobby_text(bot, result.game, user_locale(interaction)),
@@ -346,8 +346,8 @@ async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: s
         await report_error(interaction, err)
         return
     locale = await public_locale(bot, game.guild_id)
-    await interaction.response.edit_message(content=await lobby_text(bot, game, locale),
-                                            view=lobby_view(game.id, locale))
+    await interaction.edit_original_response(content=await lobby_text(bot, game, locale),
+                                             view=lobby_view(game.id, locale))
 
 
 async def seat_change(bot: LudoBot, game_id: int, user: discord.abc.User, op: str) -> GameInfo:

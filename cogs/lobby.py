@@ -234,6 +234,7 @@ class Lobby(commands.Cog):
                    count: app_commands.Range[int, 1, 50] = 15) -> None:
         """The whole public log, ``count`` entries a page (bot/history_views.py), last
         page first."""
+        await play.defer_private(interaction)  # the log is read from the database
         try:
             game = await self._here(interaction)
         except (ServiceError, GameError) as err:
@@ -244,6 +245,7 @@ class Lobby(commands.Cog):
     @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
                                                           "cmd.mine.desc"))
     async def mine(self, interaction: discord.Interaction[Any]) -> None:
+        await play.defer_private(interaction)  # loads every game of the user
         locale = play.user_locale(interaction)
         games = await self.bot.service.mine(interaction.user.id)
         if not games:
