@@ -292,16 +292,17 @@ def crowd_section(crowd: Mapping[str, Any]) -> list[str]:
         f"{load[0]:.1f} before and {load[1]:.1f} after, on {crowd['cpus']} CPUs: "
         "it was shared with other work while this was measured.",
         "",
-        "| Interactions | Count | Acknowledged | Ack p50 / p99 / max | "
+        "| Interactions | Count | Acknowledged | Refused | Ack p50 / p99 / max | "
         "Answer seen p50 / p99 / max |",
-        "|---|---|---|---|---|",
+        "|---|---|---|---|---|---|",
     ]
     for kind in ("all", "panel", "panel:tuscany", "panel:havana", "board", "move"):
         f = crowd.get(kind)
         if f is None or not f["count"]:
             continue
         lines.append(
-            f"| {kind} | {f['count']} | {f['acked']} | {_fmt(f['ack_p50_ms'], ' ms', 0)} / "
+            f"| {kind} | {f['count']} | {f['acked']} | {f.get('refused', '—')} | "
+            f"{_fmt(f['ack_p50_ms'], ' ms', 0)} / "
             f"{_fmt(f['ack_p99_ms'], ' ms', 0)} / {_fmt(f['ack_max_ms'], ' ms', 0)} | "
             f"{_fmt(f['answer_p50_ms'], ' ms', 0)} / {_fmt(f['answer_p99_ms'], ' ms', 0)} / "
             f"{_fmt(f['answer_max_ms'], ' ms', 0)} |")
@@ -315,7 +316,9 @@ def crowd_section(crowd: Mapping[str, Any]) -> list[str]:
         "",
         "- *Acknowledged*: the bot's first answer reached the fake Discord (a deferral "
         "\"thinking…\" or a message), timed from the moment the interaction was sent.",
-        "- *Answer seen*: the first message, edit or followup the user could read.",
+        "- *Answer seen*: the first message, edit or followup the user could read; "
+        "*Refused*: answers that were a refusal (⚠️), e.g. a click on a panel made out of "
+        "date by another player's move.",
         "- The fake Discord and the crowd run in a child process (Discord is another "
         "machine); both share the same CPUs as the bot here.",
         "",

@@ -57,3 +57,4 @@ def test_bench_tiny_writes_every_figure(tmp_path: Path) -> None:
     total = crowd_bench.TINY.total
     assert f"**{total} of {total} acknowledged**" in crowd  # the tiny crowd, every one acked
     assert "Errors logged by the bot: 0." in crowd
+    assert f"| all | {total} | {total} | 0 |" in crowd  # none refused: real panels and moves

@@ -193,8 +193,11 @@ async def _run_burst(fake: Any, burst: list[tuple[str, dict[str, Any]]]) -> dict
                   or k == kind]
         acks = [r.ack_latency * 1000 for r in chosen if r.ack_latency is not None]
         answers = [r.answer_latency * 1000 for r in chosen if r.answer_latency is not None]
+        refused = sum(1 for r in chosen
+                      if any("⚠️" in m.content for m in fake.interaction_messages(r)))
         figures[kind] = {
             "count": len(chosen), "acked": len(acks), "answered": len(answers),
+            "refused": refused,
             "ack_p50_ms": percentile(acks, 50) if acks else None,
             "ack_p99_ms": percentile(acks, 99) if acks else None,
             "ack_max_ms": max(acks, default=None),
