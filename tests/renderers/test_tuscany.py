@@ -119,13 +119,13 @@ def test_the_spaces_to_choose_are_ringed_in_the_owners_region() -> None:
     seat = 1
     targets = view["targets"]
     assert targets and view["viewer"] == seat  # the fixture asks seat 1 for a space
-    lit = tuscany.render_region(view, seat, names=NAMES, labels=True)
+    lit = tuscany.render_region(view, seat, names=NAMES, labels=True, words=EN)
     unlit_view = copy.deepcopy(view)
     unlit_view["targets"] = []
-    unlit = tuscany.render_region(unlit_view, seat, names=NAMES, labels=True)
+    unlit = tuscany.render_region(unlit_view, seat, names=NAMES, labels=True, words=EN)
     spectator = copy.deepcopy(view)
     spectator["viewer"] = None  # /tuscany look: the public view, no highlight
-    assert same(tuscany.render_region(spectator, seat, names=NAMES, labels=True), unlit)
+    assert same(tuscany.render_region(spectator, seat, names=NAMES, labels=True, words=EN), unlit)
     centres = region_centres(view["players"][seat])
     ring = DEFAULT_TUSCANY_THEME.target
     for label, (cx, cy) in centres.items():
