@@ -264,9 +264,12 @@ def measure_crowd(tiny: bool) -> dict[str, Any]:
     return figures
 
 
-def crowd_section(crowd: Mapping[str, Any]) -> list[str]:
+def crowd_section(crowd: Mapping[str, Any], render_p50_ms: float | None = None) -> list[str]:
     """The crowd burst's figures as Markdown."""
     mix, every = crowd["mix"], crowd["all"]
+    scale = ("" if render_p50_ms is None else
+             f" For scale, drawing and encoding one board took {render_p50_ms:.0f} ms at the "
+             "median in this same run (Per game, above).")
     load = crowd["load_average"]
     lines = [
         "## A crowd at once",
@@ -281,7 +284,7 @@ def crowd_section(crowd: Mapping[str, Any]) -> list[str]:
         f"**{every['acked']} of {every['count']} acknowledged**, "
         f"{every['answered']} answered. The machine's 1-minute load average was "
         f"{load[0]:.1f} before and {load[1]:.1f} after, on {crowd['cpus']} CPUs: "
-        "it was shared with other work while this was measured.",
+        "it was shared with other work while this was measured." + scale,
         "",
         "| Interactions | Count | Acknowledged | Refused | Ack p50 / p99 / max | "
         "Answer seen p50 / p99 / max |",
@@ -396,7 +399,7 @@ def report(games: Sequence[GameFigures], memory: Mapping[str, float], *, tiny: b
             f"{_fmt(g.turn_move_p50_ms, ' ms')} / {_fmt(g.turn_move_p99_ms, ' ms')} | "
             f"{g.moves_measured}{' — ' + '; '.join(g.notes) if g.notes else ''} |")
     if crowd is not None:
-        lines += ["", *crowd_section(crowd)]
+        lines += ["", *crowd_section(crowd, max(renders_p50, default=None))]
     lines += [
         "",
         "## Memory",
