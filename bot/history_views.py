@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import messages, play
-from bot.errors import ServiceError
+from bot.error_handler import handled
 from bot.history import History, animation
 from bot.i18n import t
 from bot.models import FINISHED, GameInfo
 from bot.storage.base import LogRow
 from bot.undo import Undo, UndoResult
-from engines.base import GameError
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -57,11 +56,7 @@ def _nav_buttons(view: discord.ui.View, make: Any, current: int, last: int,
 
 async def undo(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = play.bot_of(interaction)
-    try:
-        result = await undo_of(bot).request(game_id, interaction.user.id)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    result = await undo_of(bot).request(game_id, interaction.user.id)
     await announce_undo(interaction, bot, result)
 
 
@@ -110,11 +105,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
 async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
     bot = play.bot_of(interaction)
     await interaction.response.defer()
-    try:
-        result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
     if result.applied or result.refused:
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(view=None)
@@ -136,6 +127,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> UndoButton:
         return cls(int(match["game"]), int(match["ver"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await undo(interaction, self.game_id)
 
@@ -155,6 +147,7 @@ class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> UndoVoteButton:
         return cls(int(match["req"]), match["yes"] == "1")
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await vote(interaction, self.request_id, self.accept)
 
@@ -195,11 +188,7 @@ async def send_log(interaction: discord.Interaction[Any], game_id: int,
                    size: int = LOG_PAGE) -> None:
     bot = play.bot_of(interaction)
     locale = play.user_locale(interaction)
-    try:
-        text, view = await log_message(bot, game_id, None, locale, size)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    text, view = await log_message(bot, game_id, None, locale, size)
     await play.reply(interaction, text, view=view)
 
 
@@ -217,14 +206,11 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LogPageButton:
         return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot = play.bot_of(interaction)
-        try:
-            text, view = await log_message(bot, self.game_id, self.page,
-                                           play.user_locale(interaction), self.size)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        text, view = await log_message(bot, self.game_id, self.page,
+                                       play.user_locale(interaction), self.size)
         await interaction.response.edit_message(content=text, view=view)
 
 
@@ -262,30 +248,23 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
     bot = play.bot_of(interaction)
     locale = play.user_locale(interaction)
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    try:
-        text, view, files = await replay_message(bot, game_id, 0, locale)
-        await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
-        game = await bot.service.get(game_id)
-        if game.status == FINISHED:
-            made = await animation(history_of(bot), game_id, locale)
-            await interaction.followup.send(
-                t("history.animation_caption", locale, frames=made.frames),
-                file=discord.File(io.BytesIO(made.data), filename=f"{game.game_key}.gif"),
-                ephemeral=not public)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
+    text, view, files = await replay_message(bot, game_id, 0, locale)
+    await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
+    game = await bot.service.get(game_id)
+    if game.status == FINISHED:
+        made = await animation(history_of(bot), game_id, locale)
+        await interaction.followup.send(
+            t("history.animation_caption", locale, frames=made.frames),
+            file=discord.File(io.BytesIO(made.data), filename=f"{game.game_key}.gif"),
+            ephemeral=not public)
 
 
 async def _show_position(interaction: discord.Interaction[Any], game_id: int,
                          position: int) -> None:
     bot = play.bot_of(interaction)
     await interaction.response.defer()
-    try:
-        text, view, files = await replay_message(bot, game_id, position,
-                                                 play.user_locale(interaction))
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    text, view, files = await replay_message(bot, game_id, position,
+                                             play.user_locale(interaction))
     await interaction.edit_original_response(content=text, view=view, attachments=files)
 
 
@@ -302,6 +281,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ReplayButton:
         return cls(int(match["game"]), int(match["pos"]), match["op"])
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _show_position(interaction, self.game_id, self.position)
 
@@ -321,6 +301,7 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              ) -> ReplaySelect:
         return cls(int(match["game"]), item.options)
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
         await _show_position(interaction, self.game_id, int(values[0]))
@@ -363,6 +344,7 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> GamesPageButton:
         return cls(int(match["guild"]), int(match["page"]), match["op"])
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         text, view = await games_message(play.bot_of(interaction), self.guild_id, self.page,
                                          play.user_locale(interaction))

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import messages
+from bot.error_handler import handled
 from bot.i18n import t
 from bot.models import Panel
-from engines.base import Action, Choice, GameError, MultiChoice, Spec, Subset
+from engines.base import Action, Choice, MultiChoice, Spec, Subset
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -60,6 +61,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> PanelButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -83,6 +85,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ActButton:
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -111,6 +114,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         made.item.options = item.options
         return made
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -158,15 +162,12 @@ class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return Subset(head.kind, options, self.item.min_values, self.item.max_values,
                       head.args)
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        try:
-            action = self.subset().action(option_value(str(v)) for v in values)
-        except GameError as err:
-            await play.report_error(interaction, err)
-            return
+        action = self.subset().action(option_value(str(v)) for v in values)  # checked here
         await play.act_from_component(interaction, self.game_id, self.version, str(action))
 
 
@@ -190,6 +191,7 @@ class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> MuteButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -217,6 +219,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -238,6 +241,7 @@ class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> CancelVoteButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 

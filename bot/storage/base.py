@@ -186,6 +186,30 @@ class Notice:
     due_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """A channel message a move owes, written in the move's transaction (the outbox).
+    ``payload`` is plain JSON data; ``nonce`` makes a repeated post a no-op on Discord."""
+
+    kind: str
+    payload: Mapping[str, Any]
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """A pending outbox message: the move at ``version`` of ``game_id`` owes it."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: str
+    payload: Mapping[str, Any]
+    nonce: str
+    created_at: float
+    attempts: int
+
+
 class Repository(ABC):
     """Async storage of games, seats, the action log, settings and reminder state."""
 
@@ -237,19 +261,38 @@ class Repository(ABC):
 
     @abstractmethod
     async def start_game(self, game_id: int, state: Mapping[str, Any], *, now: float,
-                         awaited: Sequence[AwaitedSeat]) -> GameInfo:
-        """Lobby -> active with the initial snapshot; :class:`VersionConflict` if not a lobby."""
+                         awaited: Sequence[AwaitedSeat],
+                         outbox: Sequence[Outgoing] = ()) -> GameInfo:
+        """Lobby -> active with the initial snapshot; :class:`VersionConflict` if not a lobby.
+        ``outbox``: the messages the start owes, stored in the same transaction."""
 
     @abstractmethod
     async def save_move(self, game_id: int, *, expected_version: int, state: Mapping[str, Any],
                         seat: int, action: str, public: Sequence[Event],
                         private: Sequence[Event], turn_end: bool, finished: bool,
                         awaited: Sequence[AwaitedSeat], now: float,
-                        irreversible: bool = True) -> GameInfo:
-        """Append log row ``expected_version + 1`` and the new snapshot, atomically.
+                        irreversible: bool = True,
+                        outbox: Sequence[Outgoing] = ()) -> GameInfo:
+        """Append log row ``expected_version + 1`` and the new snapshot, atomically, with
+        the messages the move owes (``outbox``) in the same transaction.
 
         Reminder rows follow ``awaited``: a seat still awaited keeps its row (its turn goes
         on) unless ``turn_end``, after which every awaited seat begins a new turn."""
+
+    # --- outbox ------------------------------------------------------------------------
+    @abstractmethod
+    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
+        """Messages not yet sent, oldest first."""
+
+    @abstractmethod
+    async def outbox_attempt(self, row_id: int) -> None:
+        """Count one delivery attempt (before the post)."""
+
+    @abstractmethod
+    async def outbox_done(self, row_id: int, *, now: float, message_id: int | None = None,
+                          failure: str | None = None) -> None:
+        """The message was posted (``message_id``), or given up on (``failure``, logged):
+        either way it is no longer pending."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: str, *, expected: Sequence[str],

@@ -39,6 +39,8 @@ from bot.storage.base import (
     ChannelTaken,
     LogRow,
     Notice,
+    OutboxRow,
+    Outgoing,
     RatingRow,
     RatingUpdate,
     Reminder,
@@ -387,7 +389,8 @@ class SqliteRepository(Repository):
               a.deadline_left, a.warn_at) for a in awaited])
 
     async def start_game(self, game_id: int, state: Mapping[str, Any], *, now: float,
-                         awaited: Sequence[AwaitedSeat]) -> GameInfo:
+                         awaited: Sequence[AwaitedSeat],
+                         outbox: Sequence[Outgoing] = ()) -> GameInfo:
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "UPDATE games SET status = ?, state = ?, version = 0, updated_at = ? "
@@ -395,6 +398,7 @@ class SqliteRepository(Repository):
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is not a lobby")
             await self._sync_reminders(conn, game_id, 0, awaited, now)
+            await self._queue(conn, game_id, 0, outbox, now)
             return await self._game(conn, game_id)
 
         return await self._write(tx)
@@ -403,7 +407,8 @@ class SqliteRepository(Repository):
                         seat: int, action: str, public: Sequence[Event],
                         private: Sequence[Event], turn_end: bool, finished: bool,
                         awaited: Sequence[AwaitedSeat], now: float,
-                        irreversible: bool = True) -> GameInfo:
+                        irreversible: bool = True,
+                        outbox: Sequence[Outgoing] = ()) -> GameInfo:
         version = expected_version + 1
 
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
@@ -426,9 +431,49 @@ class SqliteRepository(Repository):
             if turn_end:  # whoever is awaited after a turn end begins a new turn
                 await conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
             await self._sync_reminders(conn, game_id, version, () if finished else awaited, now)
+            await self._queue(conn, game_id, version, outbox, now)
             return await self._game(conn, game_id)
 
         return await self._write(tx)
+
+    # --- outbox ------------------------------------------------------------------------
+    @staticmethod
+    async def _queue(conn: aiosqlite.Connection, game_id: int, version: int,
+                     outbox: Sequence[Outgoing], now: float) -> None:
+        await conn.executemany(
+            "INSERT INTO outbox (game_id, version, kind, payload, nonce, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, version, o.kind, _dumps(o.payload), o.nonce, now) for o in outbox])
+
+    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
+        async def q(conn: aiosqlite.Connection) -> list[OutboxRow]:
+            async with conn.execute(
+                    "SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
+                    (max(0, limit),)) as cur:
+                rows = await cur.fetchall()
+            return [OutboxRow(id=r["id"], game_id=r["game_id"], version=r["version"],
+                              kind=r["kind"], payload=json.loads(r["payload"]),
+                              nonce=r["nonce"], created_at=r["created_at"],
+                              attempts=r["attempts"]) for r in rows]
+
+        return await self._read(q)
+
+    async def outbox_attempt(self, row_id: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?",
+                               (row_id,))
+
+        await self._write(tx)
+
+    async def outbox_done(self, row_id: int, *, now: float, message_id: int | None = None,
+                          failure: str | None = None) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            # The payload (a state snapshot) is no longer needed once the message is out.
+            await conn.execute(
+                "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ?, payload = '{}' "
+                "WHERE id = ?", (now, message_id, failure, row_id))
+
+        await self._write(tx)
 
     async def set_status(self, game_id: int, status: str, *, expected: Sequence[str],
                          now: float) -> GameInfo:

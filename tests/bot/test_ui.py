@@ -201,7 +201,7 @@ async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
     to the same move path as a click; a bad choice is a typed refusal, nothing applied."""
     from types import SimpleNamespace
 
-    from bot import play
+    from bot import error_handler, play
 
     moves: list[tuple[int, int, str]] = []
     refusals: list[Exception] = []
@@ -213,7 +213,7 @@ async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
         refusals.append(err)
 
     monkeypatch.setattr(play, "act_from_component", act)
-    monkeypatch.setattr(play, "report_error", refuse)
+    monkeypatch.setattr(error_handler, "handle", refuse)
     item = panel_components(_panel([_multi()]), "en").children[0]
     assert isinstance(item, SubsetSelect)
     await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}))  # type: ignore[arg-type]
