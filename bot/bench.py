@@ -277,9 +277,7 @@ def crowd_section(crowd: Mapping[str, Any], render_p50_ms: float | None = None) 
         f"{crowd['interactions']} interactions sent at once — {mix['panels']} \"My panel\" "
         f"clicks, {mix['boards']} `/game board`, {mix['moves']} moves on private panels — "
         f"to the real bot (discord.py, SQLite, Pillow) through the fake Discord, at "
-        f"{crowd['tables']['tuscany']} Tuscany and {crowd['tables']['havana']} Havana tables "
-        "of four human players in their first step (Tuscany's region set-up: one private "
-        "region image per player). Discord drops an interaction not acknowledged within 3 s.",
+        f"{crowd['setting']}. Discord drops an interaction not acknowledged within 3 s.",
         "",
         f"**{every['acked']} of {every['count']} acknowledged**, "
         f"{every['answered']} answered. The machine's 1-minute load average was "
@@ -290,7 +288,7 @@ def crowd_section(crowd: Mapping[str, Any], render_p50_ms: float | None = None) 
         "Answer seen p50 / p99 / max |",
         "|---|---|---|---|---|---|",
     ]
-    for kind in ("all", "panel", "panel:tuscany", "panel:havana", "board", "move"):
+    for kind in crowd["kinds"]:
         f = crowd.get(kind)
         if f is None or not f["count"]:
             continue

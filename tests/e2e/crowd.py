@@ -112,6 +112,11 @@ async def _crowd(mix: Mix, inbox: Any, outbox: Any) -> None:
         figures["tables"] = {"panel": panel_tables, "move": move_tables,
                              "tuscany": games.count("tuscany"),
                              "havana": games.count("havana")}
+        figures["kinds"] = list(KINDS)
+        figures["setting"] = (
+            f"{games.count('tuscany')} Tuscany and {games.count('havana')} Havana tables of "
+            "four human players in their first step (Tuscany's region set-up: one private "
+            "region image per player)")
         outbox.put(figures)
         await asyncio.to_thread(inbox.get, True, HANG)  # the bot has closed
     finally:
