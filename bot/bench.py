@@ -6,6 +6,8 @@
   real SQLite file, p50/p99 ms;
 * memory: resident set size of a fresh process holding 1,000 stored games (measured in a
   child process so the other phases do not inflate it);
+* long games (:mod:`bot.bench_history`): panel, stale click, undo and replay frame at log
+  lengths 10, 1,000 and 5,000, and the import of the largest accepted file;
 * crowd: a burst of 200 interactions at once (panel opens, board requests, moves) against the
   real bot through the fake Discord (``tests/e2e/crowd.py``, run in a fresh interpreter):
   how many were acknowledged, and how fast they were acknowledged and answered.
@@ -34,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot import bench_history
 from bot.render import render_board, render_sync
 from bot.service import GameService
 from bot.storage import SqliteRepository
@@ -458,16 +461,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(json.dumps(figures) + "\n")
         return 0
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for noisy in ("bot.service", "bot.storage.sqlite"):
+    for noisy in ("bot.service", "bot.storage.sqlite", "bot.undo", "bot.history"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     games, memory = asyncio.run(run(TINY if args.tiny else FULL))
+    lengths, imported, key = asyncio.run(bench_history.run(tiny=args.tiny))
     crowd = measure_crowd(args.tiny)
     every = crowd["all"]
     log.info("crowd: %d/%d acknowledged, ack p99 %s ms, answer p99 %s ms", every["acked"],
              every["count"], _fmt(every["ack_p99_ms"]), _fmt(every["answer_p99_ms"]))
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report(games, memory, tiny=args.tiny, crowd=crowd),
-                           encoding="utf-8")
+    args.output.write_text(report(games, memory, tiny=args.tiny, crowd=crowd)
+                           + bench_history.section(lengths, imported, key), encoding="utf-8")
     log.info("wrote %s", args.output)
     return 0
 

@@ -17,6 +17,8 @@ import discord
 
 from bot import messages, play
 from bot.error_handler import handled
+from bot.errors import ServiceError, StaleVersion
+from bot.guard import Guarded, digits
 from bot.history import History, animation
 from bot.i18n import t
 from bot.models import FINISHED, GameInfo
@@ -54,9 +56,17 @@ def _nav_buttons(view: discord.ui.View, make: Any, current: int, last: int,
 
 # ------------------------------------------------------------------ undo
 
-async def undo(interaction: discord.Interaction[Any], game_id: int) -> None:
+async def undo(interaction: discord.Interaction[Any], game_id: int, *,
+               expected_version: int | None = None) -> None:
+    """``expected_version``: the version the Undo button was drawn at (None: the command)."""
     bot = play.bot_of(interaction)
-    result = await undo_of(bot).request(game_id, interaction.user.id)
+    try:
+        result = await undo_of(bot).request(game_id, interaction.user.id,
+                                            expected_version=expected_version)
+    except StaleVersion as err:
+        await play.reply(interaction, err.text(play.user_locale(interaction)))
+        await play.send_panel(interaction, game_id)
+        return
     await announce_undo(interaction, bot, result)
 
 
@@ -112,9 +122,12 @@ async def vote(interaction: discord.Interaction[Any], request_id: int, accept: b
     await announce_undo(interaction, bot, result)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ludo:undo:(?P<game>\d+):(?P<ver>\d+)"):
-    """On a private panel: take back my last move (or ask the others)."""
+class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:undo:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
+    """On a private panel: take back my last move (or ask the others), as of the version it
+    was drawn at: a second click, or a click after any later move, is out of date."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
         self.game_id, self.version = game_id, version
@@ -127,13 +140,16 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> UndoButton:
         return cls(int(match["game"]), int(match["ver"]))
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await undo(interaction, self.game_id)
+        await undo(interaction, self.game_id, expected_version=self.version)
 
 
-class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"ludo:uvote:(?P<req>\d+):(?P<yes>[01])"):
+class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
     def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
         self.request_id, self.accept = request_id, accept
         style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
@@ -146,6 +162,15 @@ class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str], /
                              ) -> UndoVoteButton:
         return cls(int(match["req"]), match["yes"] == "1")
+
+    def ids(self) -> tuple[int, ...]:
+        return (self.request_id,)
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        request = await bot.service.repo.undo_request(self.request_id)
+        if request is None:
+            raise ServiceError(key="history.undo_closed")
+        return await bot.service.get(request.game_id)
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -192,8 +217,8 @@ async def send_log(interaction: discord.Interaction[Any], game_id: int,
     await play.reply(interaction, text, view=view)
 
 
-class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"ludo:logp:(?P<game>\d+):(?P<page>\d+):(?P<size>\d+):"
+class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
                              r"(?P<op>first|back|next|last)"):
     def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
         self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
@@ -205,6 +230,9 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str], /
                              ) -> LogPageButton:
         return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.page, self.size
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -268,8 +296,8 @@ async def _show_position(interaction: discord.Interaction[Any], game_id: int,
     await interaction.edit_original_response(content=text, view=view, attachments=files)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ludo:rp:(?P<game>\d+):(?P<pos>\d+):(?P<op>first|back|next|last)"):
+class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
     def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
         self.game_id, self.position = game_id, position
         super().__init__(discord.ui.Button(label=label or op,
@@ -281,13 +309,22 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ReplayButton:
         return cls(int(match["game"]), int(match["pos"]), match["op"])
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.position
+
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _show_position(interaction, self.game_id, self.position)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ludo:rsel:(?P<game>\d+)"):
+def _chosen(interaction: discord.Interaction[Any]) -> int:
+    """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
+    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
+    return digits(str(values[0]))
+
+
+class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:rsel:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id = game_id
@@ -301,10 +338,13 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              ) -> ReplaySelect:
         return cls(int(match["game"]), item.options)
 
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        _chosen(interaction)  # the chosen position is a number from the client too
+
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
-        await _show_position(interaction, self.game_id, int(values[0]))
+        await _show_position(interaction, self.game_id, _chosen(interaction))
 
 
 # ------------------------------------------------------------------ finished games
@@ -320,6 +360,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
         status = (t("history.status.finished", locale, winners=", ".join(
             names[s] for s in result.winners)) if result is not None
             else t("history.status.cancelled", locale))
+        if game.imported:  # re-created from a file: it counts nowhere
+            status += f" ({t('history.status.imported', locale)})"
         lines.append(t("history.games_line", locale, id=game.id,
                        game=t(f"{game.game_key}.name", locale), players=", ".join(names),
                        status=status))
@@ -331,8 +373,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
     return messages.clip("\n".join(lines)), view
 
 
-class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"ludo:hist:(?P<guild>\d+):(?P<page>\d+):(?P<op>first|back|next|last)"):
+class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
     def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
         self.guild_id, self.page = guild_id, page
         super().__init__(discord.ui.Button(label=label or op,
@@ -343,6 +385,17 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str], /
                              ) -> GamesPageButton:
         return cls(int(match["guild"]), int(match["page"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.guild_id, self.page
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        return None  # not one game: the list of one server, checked in allowed()
+
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        if interaction.guild_id != self.guild_id:
+            raise ServiceError(key="ui.not_allowed")
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -150,7 +150,7 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
         from bot.undo import plan_undo
 
         row = max((item.row or 0 for item in view.children), default=-1) + 1
-        plan = plan_undo(await bot.service.repo.history(game_id), panel.seat)
+        plan = plan_undo(await bot.service.repo.undo_tail(game_id, panel.seat), panel.seat)
         if row < 5 and plan is not None and not plan.needs_consent:
             button = undo_button(game_id, panel.game.version, locale)
             button.row = row
@@ -373,8 +373,9 @@ def cancel_vote_view(game_id: int, locale: str) -> discord.ui.View:
 
 async def mute(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    await bot.scheduler.mute(game_id, interaction.user.id)
-    await reply(interaction, t("ui.muted", user_locale(interaction)))
+    muted = await bot.scheduler.mute(game_id, interaction.user.id)
+    await reply(interaction, t("ui.muted" if muted else "ui.mute_not_awaited",
+                               user_locale(interaction)))
 
 
 def reminder_view(game_id: int, locale: str) -> discord.ui.View:

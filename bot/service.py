@@ -73,6 +73,7 @@ log = logging.getLogger(__name__)
 
 RenderFn = Callable[[str, Mapping[str, Any], Sequence[str], str], Awaitable[bytes]]
 MAX_REMINDER_HOURS = 24.0 * 30
+MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
 TURN_MESSAGE = "turn"  # the outbox kind of a turn message (board, account, who is next)
 
@@ -141,7 +142,7 @@ def _check_locale(locale: str | None) -> str | None:
     return locale
 
 
-def _validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Defaults merged with the creator's choices; values from slash commands may be text."""
     known = {o.name: o for o in spec.options}
     options = {o.name: o.default for o in spec.options}
@@ -205,14 +206,14 @@ class GameService:
             raise errors.UnknownGameKey(game=game_key) from None
 
     async def get(self, game_id: int) -> GameInfo:
-        game = await self.repo.get_game(game_id)
+        game = await self.repo.get_game(errors.check_id(game_id))
         if game is None:
             raise errors.UnknownGame(game_id=game_id)
         return game
 
     async def _load(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
         """Game, engine and state (``None`` in the lobby)."""
-        loaded = await self.repo.load_game(game_id)
+        loaded = await self.repo.load_game(errors.check_id(game_id))
         if loaded is None:
             raise errors.UnknownGame(game_id=game_id)
         game, data = loaded
@@ -257,7 +258,7 @@ class GameService:
             if not spec.min_players <= max_seats <= spec.max_players:
                 raise errors.InvalidOption(key="service.invalid_seats", seats=max_seats,
                                            min=spec.min_players, max=spec.max_players)
-            chosen = _validate_options(spec, options)
+            chosen = validate_options(spec, options)
             # The engine is the judge of its options (a variant may not suit every count):
             # a refusal now is a typed InvalidState, before any table exists.
             self.engine(game_key).new_game(max_seats, 0, chosen)
@@ -473,11 +474,11 @@ class GameService:
         """A panel drawn at ``since`` is still this seat's if every entry after it is another
         seat's plain move (e.g. the AI's pick in a simultaneous step): the click keeps its
         meaning and the engine checks it is still legal. The seat's own move, a move made for
-        it on timeout, or an undo since makes the panel out of date."""
-        if since > game.version:
+        it on timeout, or an undo since makes the panel out of date, and so does a panel
+        more than :data:`MAX_PANEL_AGE` entries old (the check reads no more than that)."""
+        if not game.version - MAX_PANEL_AGE <= since <= game.version:
             return False
-        later = [row for row in await self.repo.history(game.id) if row.seq > since]
-        return all(row.seat != seat and not row.is_undo and not row.undone for row in later)
+        return not await self.repo.moved_since(game.id, seat, since)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
                        choose: Callable[[Engine, Any, GameInfo], Action]) -> MoveResult | None:

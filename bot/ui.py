@@ -17,6 +17,7 @@ import discord
 
 from bot import messages
 from bot.error_handler import handled
+from bot.guard import Guarded
 from bot.i18n import t
 from bot.models import Panel
 from engines.base import Action, Choice, MultiChoice, Spec, Subset
@@ -46,9 +47,11 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ludo:panel:(?P<game>\d+)"):
+class PanelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ludo:panel:(?P<game>[0-9]+)"):
     """On a public turn message: opens the clicker's private panel (always fresh)."""
+
+    seated = True
 
     def __init__(self, game_id: int, label: str = "My panel") -> None:
         self.game_id = game_id
@@ -68,9 +71,11 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await play.open_panel(interaction, self.game_id)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"ludo:do:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z0-9_:.=+~\-]+)"):
+class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"ludo:do:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<act>[a-z0-9_:.=+~\-]+)"):
     """One legal action of the panel's step, bound to the version it was offered at."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, action: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
@@ -85,6 +90,9 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ActButton:
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]))
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
@@ -92,9 +100,11 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await play.act_from_component(interaction, self.game_id, self.version, self.action)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=r"ludo:sel:(?P<game>\d+):(?P<ver>\d+):(?P<group>[a-z0-9_]{0,40})"):
+class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                template=r"ludo:sel:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<group>[a-z0-9_]{0,40})"):
     """A select of the legal actions of one group; option values are action texts."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, group: str,
                  options: list[discord.SelectOption] | None = None,
@@ -114,6 +124,9 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         made.item.options = item.options
         return made
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
@@ -126,8 +139,8 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await play.act_from_component(interaction, self.game_id, self.version, str(values[0]))
 
 
-class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ludo:sub:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z0-9_:.=+~\-]+)"):
+class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:sub:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<act>[a-z0-9_:.=+~\-]+)"):
     """One subset decision (keep some dice, pay with some cards) as ONE multi-select.
 
     The custom_id carries the game, the version and the subset's kind and fixed arguments;
@@ -135,6 +148,8 @@ class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     chosen values become ``Subset.action`` of the subset the select shows, which the
     service hands to the engine like any move (the engine accepts only what it offers).
     """
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, head: str,
                  options: list[discord.SelectOption] | None = None, *,
@@ -154,6 +169,9 @@ class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]),
                    list(item.options), min_values=item.min_values,
                    max_values=item.max_values)
+
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
 
     def subset(self) -> Subset:
         """The subset this select offers, read back from the select itself."""
@@ -176,9 +194,11 @@ def option_value(value: str) -> str:
     return value.split(":", 1)[1] if ":" in value else value
 
 
-class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ludo:mute:(?P<game>\d+)"):
+class MuteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:mute:(?P<game>[0-9]+)"):
     """On a reminder: silence reminders for the clicker until their next turn."""
+
+    seated = True
 
     def __init__(self, game_id: int, label: str = "Mute for this turn") -> None:
         self.game_id = game_id
@@ -201,8 +221,8 @@ class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 LOBBY_OPS = ("join", "leave", "ai", "start")
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ludo:lobby:(?P<game>\d+):(?P<op>join|leave|ai|start)"):
+class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ludo:lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"):
     """Join / Leave / Add bot / Start on the lobby message, which updates in place."""
 
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -226,9 +246,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await play.lobby_click(interaction, self.game_id, self.op)
 
 
-class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=r"ludo:vote:(?P<game>\d+)"):
+class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"ludo:vote:(?P<game>[0-9]+)"):
     """A human player's vote to cancel a started game."""
+
+    seated = True
 
     def __init__(self, game_id: int, label: str = "Vote to cancel") -> None:
         self.game_id = game_id

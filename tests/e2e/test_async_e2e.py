@@ -388,4 +388,18 @@ async def test_replay_export_and_import_of_a_finished_game(fake_discord: FakeDis
         (refusal,) = fake.interaction_messages(record)
         assert "⚠️" in refusal.content and refusal.ephemeral  # a refusal is never public
         assert await bot.repo.count_games() == games
+        # Hostile files: each a clear, translated, private refusal; nothing created.
+        forged = json.loads(upload.data)
+        forged["seats"][0]["user_id"] = fake.user_id("dave")  # someone else's finished game
+        hostile = {
+            "history.import_nested": b"[" * 100_000 + b"]" * 100_000,
+            "history.import_big_number": ('{"seed": ' + "9" * 5000 + "}").encode(),
+            "history.import_tampered": json.dumps(forged).encode(),
+        }
+        for key, data in hostile.items():
+            file = StoredFile("files[0]", "hostile.json", "application/json", data)
+            record = await fake.interact(fake.slash("game import", {"file": file}))
+            (refusal,) = fake.interaction_messages(record)
+            assert refusal.ephemeral and t(key, "en") in refusal.content, key
+        assert await bot.repo.count_games() == games
     assert fake.rejections == []
