@@ -16,8 +16,9 @@ from engines.base import (
     Result,
     Spec,
 )
+from engines.rng import Rng
 
-from . import checks, rules, state, view
+from . import ai, checks, rules, state, view
 from .choices import choices as make_choices
 from .state import State
 
@@ -85,6 +86,12 @@ class HavanaEngine:
 
     def view(self, s: State, seat: int | None) -> dict[str, Any]:
         return view.view(s, seat)
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        return ai.determinize(s, seat, rng)
+
+    def evaluate(self, s: State, seat: int) -> float:
+        return ai.evaluate(s, seat)
 
     def is_over(self, s: State) -> bool:
         return s.phase == "over"

@@ -16,7 +16,9 @@ from engines.base import (
     Result,
     Spec,
 )
+from engines.rng import Rng
 
+from . import ai
 from .board import LABEL_INDEX, valid_arrangement
 from .checks import malformed, reason
 from .data import CODES, DRAW_COUNT, IMP_CARD
@@ -99,6 +101,12 @@ class TuscanyEngine:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return make_view(state, seat)
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return ai.determinize(state, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return ai.evaluate(state, seat)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"

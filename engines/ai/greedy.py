@@ -1,0 +1,61 @@
+"""The ``easy`` level: one-move lookahead on the engine's ``evaluate``.
+
+Each offered move is applied to a few determinizations (so a move that draws is scored over
+several outcomes, and hidden cards are never peeked at). A game's turn is often several
+atomic steps (choose a card, then its target, then pay): after the move, the seat's own
+following steps of the same turn are completed greedily before scoring, so "build" is
+judged with its payment, not half-way.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import Action, Engine
+from engines.rng import Rng
+
+from .moves import candidates, shares, step
+
+TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
+
+
+def _value(engine: Engine[Any], state: Any, seat: int) -> float:
+    return shares(engine, state)[seat] if engine.is_over(state) else engine.evaluate(state, seat)
+
+
+def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Any:
+    """Complete the seat's own follow-up steps, each the best by one-step ``evaluate``."""
+    for _ in range(TURN_STEPS):
+        if engine.is_over(state) or engine.active_players(state) != frozenset({seat}):
+            break
+        moves = candidates(engine, state, seat, rng, subset_samples=3)
+        if not moves:
+            break
+        best, best_value = moves[0], -1.0
+        for move in moves:
+            value = _value(engine, step(engine, state, seat, move), seat)
+            if value > best_value:
+                best, best_value = move, value
+        state = step(engine, state, seat, best)
+    return state
+
+
+def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                  samples: int = 3) -> Action:
+    moves = candidates(engine, state, seat, rng)
+    if not moves:
+        raise RuntimeError(f"seat {seat} is awaited but has no legal action")
+    if len(moves) == 1:
+        return moves[0]
+    rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
+    worlds = [engine.determinize(state, seat, Rng(rng.getrandbits(64))) for _ in range(samples)]
+    best, best_value = moves[0], -1.0
+    for move in moves:
+        total = 0.0
+        for world in worlds:
+            after = _finish_turn(engine, step(engine, world, seat, move), seat, rng)
+            total += _value(engine, after, seat)
+        if total > best_value:
+            best, best_value = move, total
+    return best
