@@ -91,6 +91,7 @@ class LudoBot(commands.Bot):
         await self.deadlines.stop()
         for task in list(self._ai_tasks.values()):
             task.cancel()
+        self.service.thinker.close()  # pending searches cancelled, the pool shut down
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
         await super().close()
         await self.repo.close()

@@ -177,7 +177,7 @@ async def bench_service(engine: Engine, seats: int, mode: Mode, figures: GameFig
                                         creator_id=1, creator_name="Bench", seats=seats,
                                         seed=channel)
             for _ in range(seats - 1):
-                await service.add_ai(game.id, 1)
+                await service.add_ai(game.id, 1, "random")
             await service.start(game.id, 1)
             await service.remove_seat(game.id, 0, by_user_id=1, is_admin=True)
             moves = service.ai_moves(game.id)
@@ -230,7 +230,7 @@ async def store_games(count: int, path: Path) -> dict[str, float]:
         game = await service.create(guild_id=1, channel_id=channel, game_key=key, creator_id=1,
                                     creator_name="Bench", seats=seats, seed=channel)
         for _ in range(seats - 1):
-            await service.add_ai(game.id, 1)
+            await service.add_ai(game.id, 1, "random")
         await service.start(game.id, 1)
     stored_s = time.perf_counter() - t0
     t0 = time.perf_counter()

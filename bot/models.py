@@ -16,6 +16,7 @@ class Seat:
     seat: int
     user_id: int | None  # None for an AI seat
     name: str
+    level: str = "normal"  # the AI's level (engines.ai.LEVELS); kept if a human sits
 
     @property
     def is_ai(self) -> bool:
@@ -44,6 +45,7 @@ class GameInfo:
     updated_at: float
     lobby_message_id: int | None = None
     reminder_hours: float = 24.0
+    ai_level: str = "normal"  # the level of an AI taking over a seat at this table
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -28,8 +28,8 @@ DEFAULT_LEVEL = "normal"
 # Iteration budgets (deterministic), calibrated by ``make bench-ai`` so a move stays within
 # about 1 s (normal) and 3 s (strong) on a 2-core machine: see docs/AI.md.
 BUDGETS: dict[str, Budget] = {
-    "normal": Budget(iterations=120, playout=4, samples=8),
-    "strong": Budget(iterations=360, playout=4, samples=16),
+    "normal": Budget(iterations=300, playout=4, samples=8),
+    "strong": Budget(iterations=900, playout=4, samples=12),
 }
 EASY_SAMPLES = 3
 
