@@ -6,6 +6,8 @@ usually a projected score per seat turned into a standing by :func:`standing`.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
@@ -46,3 +48,15 @@ def standing(projected: Sequence[float], seat: int, scale: float) -> float:
     others = [v for i, v in enumerate(projected) if i != seat]
     lead = projected[seat] - (max(others) if others else 0.0)
     return 1.0 / (1.0 + math.exp(-lead / scale))
+
+
+def reseed(state: T, rng: Rng) -> T:
+    """A copy of ``state`` whose generator is reseeded: the whole ``determinize`` of a game
+    with nothing hidden (and the AI's fallback for an engine without one)."""
+    clone = copy.deepcopy(state)
+    if hasattr(clone, "rng"):
+        try:
+            setattr(clone, "rng", fresh_seed(rng))  # noqa: B010
+        except dataclasses.FrozenInstanceError:
+            clone = dataclasses.replace(clone, rng=fresh_seed(rng))  # type: ignore[type-var]
+    return clone

@@ -15,13 +15,9 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .moves import candidates, shares, step
+from .moves import candidates, determinize, share, step
 
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
-
-
-def _value(engine: Engine[Any], state: Any, seat: int) -> float:
-    return shares(engine, state)[seat] if engine.is_over(state) else engine.evaluate(state, seat)
 
 
 def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Any:
@@ -34,7 +30,7 @@ def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random)
             break
         best, best_value = moves[0], -1.0
         for move in moves:
-            value = _value(engine, step(engine, state, seat, move), seat)
+            value = share(engine, step(engine, state, seat, move), seat)
             if value > best_value:
                 best, best_value = move, value
         state = step(engine, state, seat, best)
@@ -49,13 +45,14 @@ def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random
     if len(moves) == 1:
         return moves[0]
     rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
-    worlds = [engine.determinize(state, seat, Rng(rng.getrandbits(64))) for _ in range(samples)]
+    worlds = [determinize(engine, state, seat, Rng(rng.getrandbits(64)))
+              for _ in range(samples)]
     best, best_value = moves[0], -1.0
     for move in moves:
         total = 0.0
         for world in worlds:
             after = _finish_turn(engine, step(engine, world, seat, move), seat, rng)
-            total += _value(engine, after, seat)
+            total += share(engine, after, seat)
         if total > best_value:
             best, best_value = move, total
     return best

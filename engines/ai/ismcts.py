@@ -34,10 +34,20 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .moves import candidates, mover, sample_subsets, shares, step, subsets_of
+from .moves import (
+    candidates,
+    determinize,
+    has_evaluate,
+    mover,
+    sample_subsets,
+    share,
+    step,
+    subsets_of,
+)
 
 UCT_C = 0.7  # exploration constant; returns are in [0, 1]
 HIDDEN = "?"
+FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +118,10 @@ class _Search:
                 best.append(move)
         return best[self.rng.randrange(len(best))]
 
-    def playout(self, state: Any) -> list[float]:
+    def playout(self, state: Any) -> Any:
         engine = self.engine
-        for _ in range(self.budget.playout):
+        limit = self.budget.playout if has_evaluate(engine) else FULL_PLAYOUT
+        for _ in range(limit):
             if engine.is_over(state):
                 break
             who = mover(engine, state)
@@ -120,11 +131,11 @@ class _Search:
             if not moves:
                 break
             state = step(engine, state, who, moves[self.rng.randrange(len(moves))])
-        return shares(engine, state)
+        return state
 
     def iterate(self, root: Any, root_moves: list[Action], root_node: Node) -> None:
         engine = self.engine
-        state = engine.determinize(root, self.seat, Rng(self.rng.getrandbits(64)))
+        state = determinize(engine, root, self.seat, Rng(self.rng.getrandbits(64)))
         path: list[Step] = []
         visited: list[tuple[Node, Action, int]] = []
         who: int | None = self.seat
@@ -150,8 +161,11 @@ class _Search:
             moves = self.node_moves(node, state, who)
             if not moves:
                 break
-        returns = self.playout(state)
+        final = self.playout(state)
+        returns: dict[int, float] = {}  # each seat's outcome, evaluated once
         for node_, move_, who_ in visited:
+            if who_ not in returns:
+                returns[who_] = share(engine, final, who_)
             stat = node_.stats[move_]
             stat[0] += 1.0
             stat[1] += returns[who_]

@@ -9,6 +9,8 @@ from typing import Any
 from engines.base import Action, Engine, Subset
 from engines.rng import Rng
 
+from .defaults import reseed
+
 
 def subsets_of(engine: Engine[Any], state: Any, seat: int) -> list[Subset]:
     """The seat's subset decisions (an engine written before contract v2 has none)."""
@@ -49,20 +51,31 @@ def mover(engine: Engine[Any], state: Any) -> int | None:
     return min(active) if active else None
 
 
-def shares(engine: Engine[Any], state: Any) -> list[float]:
-    """Each seat's outcome in [0, 1]: its share of the win once the game is over, else the
+def share(engine: Engine[Any], state: Any, seat: int) -> float:
+    """A seat's outcome in [0, 1]: its share of the win once the game is over, else the
     engine's ``evaluate``."""
-    n = seats(state)
     if engine.is_over(state):
         result = engine.result(state)
         winners = result.winners if result is not None else frozenset()
-        return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
-    return [engine.evaluate(state, i) for i in range(n)]
+        return 1.0 / len(winners) if seat in winners else 0.0
+    return evaluate(engine, state, seat)
 
 
-def seats(state: Any) -> int:
-    """Number of seats: every game's state keeps it as ``num_players``."""
-    return int(getattr(state, "num_players"))  # noqa: B009
+def has_evaluate(engine: Engine[Any]) -> bool:
+    return getattr(engine, "evaluate", None) is not None
+
+
+def evaluate(engine: Engine[Any], state: Any, seat: int) -> float:
+    """The engine's ``evaluate``; an engine without one is neutral (0.5) until the end, and
+    the search then plays its playouts out to the end instead (see ismcts)."""
+    return engine.evaluate(state, seat) if has_evaluate(engine) else 0.5
+
+
+def determinize(engine: Engine[Any], state: Any, seat: int, rng: Rng) -> Any:
+    """The engine's ``determinize``; an engine without one is taken to hide nothing but
+    its generator's future (:func:`engines.ai.defaults.reseed`)."""
+    method = getattr(engine, "determinize", None)
+    return method(state, seat, rng) if method is not None else reseed(state, rng)
 
 
 def step(engine: Engine[Any], state: Any, seat: int, action: Action) -> Any:

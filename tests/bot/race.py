@@ -41,7 +41,7 @@ class RaceState:
 
 
 class RaceEngine:
-    spec = Spec(key="race", names={"en": "Race", "fr": "Course"}, min_players=2,
+    spec = Spec(key="race", min_players=2,
                 max_players=3,
                 options=(OptionSpec("goal", 10, (6, 10, 15)), OptionSpec("fast", False)))
 

@@ -33,7 +33,7 @@ class RelayState:
 
 
 class RelayEngine:
-    spec = Spec(key="relay", names={"en": "Relay", "fr": "Relais"}, min_players=2,
+    spec = Spec(key="relay", min_players=2,
                 max_players=4)
 
     def new_game(self, num_players: int, seed: int,
