@@ -237,7 +237,7 @@ class GameService:
         return game
 
     async def _set_seats(self, game: GameInfo, seats: Sequence[Seat]) -> GameInfo:
-        renumbered = [Seat(i, s.user_id, s.name) for i, s in enumerate(seats)]
+        renumbered = [dataclasses.replace(s, seat=i) for i, s in enumerate(seats)]
         try:
             return await self.repo.set_seats(game.id, renumbered, now=self.clock())
         except VersionConflict:
