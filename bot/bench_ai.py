@@ -32,7 +32,8 @@ MAX_MOVES = 5000  # a game longer than this is a bug; it is counted as a loss
 class GameRecord:
     share: float  # the higher level's share of the win (ties split)
     scores: dict[str, list[int]] = field(default_factory=dict)
-    times: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # wall clock, s
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # this process's CPU time, s
 
 
 def play(game: str, players: int, high: str, low: str, seed: int) -> GameRecord:
@@ -45,9 +46,10 @@ def play(game: str, players: int, high: str, low: str, seed: int) -> GameRecord:
     moves = 0
     while not engine.is_over(state) and moves < MAX_MOVES:
         seat = min(engine.active_players(state))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         action = choose(engine, state, seat, levels[seat], seed, moves)
         record.times.setdefault(levels[seat], []).append(time.perf_counter() - started)
+        record.cpu.setdefault(levels[seat], []).append(time.process_time() - cpu)
         state = engine.apply(state, seat, action).state
         moves += 1
     result = engine.result(state)
@@ -76,12 +78,14 @@ def _pct(values: list[float], q: float) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench_ai", description=__doc__)
-    parser.add_argument("--games", type=int, default=20, help="games per match-up")
-    parser.add_argument("--strong-games", type=int, default=6,
+    parser.add_argument("--games", type=int, default=10, help="games per match-up")
+    parser.add_argument("--strong-games", type=int, default=4,
                         help="games per strong-vs-normal match-up (slow)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--players", type=int, action="append", help="only this count")
+    parser.add_argument("--four-seat-games", type=int, default=4,
+                        help="at most this many games per match-up with 3+ seats")
     parser.add_argument("--matchup", action="append", help="e.g. normal:easy (repeatable)")
     parser.add_argument("--tiny", action="store_true", help="2 easy-vs-random games each")
     args = parser.parse_args(argv)
@@ -95,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in args.players or range(spec.min_players, spec.max_players + 1):
             for high, low in matchups:
                 count = args.strong_games if high == "strong" else args.games
+                if n > 2:
+                    count = min(count, args.four_seat_games)
                 jobs += [(key, n, high, low, 1000 + g) for g in range(count)]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -103,20 +109,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     for job, record in zip(jobs, records, strict=True):
         by_config[job[:4]].append(record)
     print("| Game | Seats | Match-up | Games | Win share of the higher level (95 % CI) "
-          "| Target | Met | Higher p50/p95 s | Lower p50/p95 s | Avg score higher / lower |")
+          "| Target | Met | Higher s/move p50/p95 (CPU p95) | Lower s/move p50/p95 (CPU p95) "
+          "| Avg score higher / lower |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for (key, n, high, low), recs in by_config.items():
         wins = sum(r.share for r in recs)
         lo, hi = wilson(wins, len(recs))
         target = 0.7 if n == 2 else 2.0 / n
         times = {lv: [t for r in recs for t in r.times.get(lv, [])] for lv in (high, low)}
+        cpu = {lv: [t for r in recs for t in r.cpu.get(lv, [])] for lv in (high, low)}
         scores = {lv: [s for r in recs for s in r.scores.get(lv, [])] for lv in (high, low)}
         avg = {lv: statistics.mean(v) if v else float("nan") for lv, v in scores.items()}
         met = "yes" if wins / len(recs) >= target else "no"
         print(f"| {key} | {n} | {high} vs {low} | {len(recs)} | {wins / len(recs):.0%} "
               f"({lo:.0%}–{hi:.0%}) | ≥ {target:.0%} | {met}"
               f" | {_pct(times[high], .5):.3f}/{_pct(times[high], .95):.3f} "
+              f"({_pct(cpu[high], .95):.3f}) "
               f"| {_pct(times[low], .5):.3f}/{_pct(times[low], .95):.3f} "
+              f"({_pct(cpu[low], .95):.3f}) "
               f"| {avg[high]:.1f} / {avg[low]:.1f} |")
     print(f"\n{len(jobs)} games in {time.perf_counter() - started:.0f} s "
           f"({max(1, args.jobs)} worker process(es)).")
