@@ -386,7 +386,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     games, memory = asyncio.run(run(TINY if args.tiny else FULL))
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report(games, memory, tiny=args.tiny), encoding="utf-8")
+    text = report(games, memory, tiny=args.tiny)
+    old = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+    if AI_SECTION in old:  # the AI figures come from make bench-ai: keep them
+        text = text.rstrip("\n") + "\n\n" + old[old.index(AI_SECTION):]
+    args.output.write_text(text, encoding="utf-8")
     log.info("wrote %s", args.output)
     return 0
 

@@ -6,7 +6,8 @@ against lower-level seats, the higher seat rotated round the table. It prints Ma
 the higher level's win share with a 95 % Wilson interval against the target (2 seats:
 ≥ 70 %; more seats: ≥ twice the fair share), the time per move of each level (p50/p95)
 and each level's average final score. ``--games`` sets the games per match-up (fewer for
-strong), ``--tiny`` a quick smoke run used by the test suite.
+strong), ``--tiny`` a quick smoke run used by the test suite, ``--write`` puts the
+table into docs/AI.md and docs/PERFORMANCE.md (between the ``bench-ai`` markers).
 """
 
 from __future__ import annotations
@@ -20,11 +21,15 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 
 from engines import registry
 from engines.ai import choose
 
 MATCHUPS = (("easy", "random"), ("normal", "easy"), ("strong", "normal"))
+START, END = "<!-- bench-ai:start -->", "<!-- bench-ai:end -->"
+WRITE_TO = (Path("docs/AI.md"), Path("docs/PERFORMANCE.md"))
 MAX_MOVES = 5000  # a game longer than this is a bug; it is counted as a loss
 
 
@@ -76,6 +81,13 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
+def replace_block(path: Path, text: str) -> None:
+    """Put ``text`` between the bench-ai markers of ``path`` (what ``make bench`` keeps)."""
+    old = path.read_text(encoding="utf-8")
+    start, end = old.index(START) + len(START), old.index(END)
+    path.write_text(old[:start] + "\n" + text + "\n" + old[end:], encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench_ai", description=__doc__)
     parser.add_argument("--games", type=int, default=10, help="games per match-up")
@@ -88,6 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="at most this many games per match-up with 3+ seats")
     parser.add_argument("--matchup", action="append", help="e.g. normal:easy (repeatable)")
     parser.add_argument("--tiny", action="store_true", help="2 easy-vs-random games each")
+    parser.add_argument("--write", action="store_true",
+                        help="also put the table into docs/AI.md and docs/PERFORMANCE.md")
     args = parser.parse_args(argv)
     matchups = [tuple(m.split(":", 1)) for m in args.matchup] if args.matchup else \
         list(MATCHUPS)
@@ -108,10 +122,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     by_config: dict[tuple[str, int, str, str], list[GameRecord]] = defaultdict(list)
     for job, record in zip(jobs, records, strict=True):
         by_config[job[:4]].append(record)
-    print("| Game | Seats | Match-up | Games | Win share of the higher level (95 % CI) "
-          "| Target | Met | Higher s/move p50/p95 (CPU p95) | Lower s/move p50/p95 (CPU p95) "
-          "| Avg score higher / lower |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    lines = table(by_config)
+    lines.append(f"\n{len(jobs)} games in {time.perf_counter() - started:.0f} s "
+                 f"({max(1, args.jobs)} worker process(es)), "
+                 f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC.")
+    text = "\n".join(lines)
+    print(text)
+    if args.write:
+        for path in WRITE_TO:
+            replace_block(path, text)
+    return 0
+
+
+def table(by_config: dict[tuple[str, int, str, str], list[GameRecord]]) -> list[str]:
+    """The Markdown table of every match-up."""
+    lines = [
+        "| Game | Seats | Match-up | Games | Win share of the higher level (95 % CI) "
+        "| Target | Met | Higher s/move p50/p95 (CPU p95) | Lower s/move p50/p95 (CPU p95) "
+        "| Avg score higher / lower |",
+        "|---|---|---|---|---|---|---|---|---|---|"]
     for (key, n, high, low), recs in by_config.items():
         wins = sum(r.share for r in recs)
         lo, hi = wilson(wins, len(recs))
@@ -121,16 +150,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         scores = {lv: [s for r in recs for s in r.scores.get(lv, [])] for lv in (high, low)}
         avg = {lv: statistics.mean(v) if v else float("nan") for lv, v in scores.items()}
         met = "yes" if wins / len(recs) >= target else "no"
-        print(f"| {key} | {n} | {high} vs {low} | {len(recs)} | {wins / len(recs):.0%} "
-              f"({lo:.0%}–{hi:.0%}) | ≥ {target:.0%} | {met}"
-              f" | {_pct(times[high], .5):.3f}/{_pct(times[high], .95):.3f} "
-              f"({_pct(cpu[high], .95):.3f}) "
-              f"| {_pct(times[low], .5):.3f}/{_pct(times[low], .95):.3f} "
-              f"({_pct(cpu[low], .95):.3f}) "
-              f"| {avg[high]:.1f} / {avg[low]:.1f} |")
-    print(f"\n{len(jobs)} games in {time.perf_counter() - started:.0f} s "
-          f"({max(1, args.jobs)} worker process(es)).")
-    return 0
+        lines.append(
+            f"| {key} | {n} | {high} vs {low} | {len(recs)} | {wins / len(recs):.0%} "
+            f"({lo:.0%}–{hi:.0%}) | ≥ {target:.0%} | {met}"
+            f" | {_pct(times[high], .5):.3f}/{_pct(times[high], .95):.3f} "
+            f"({_pct(cpu[high], .95):.3f}) "
+            f"| {_pct(times[low], .5):.3f}/{_pct(times[low], .95):.3f} "
+            f"({_pct(cpu[low], .95):.3f}) "
+            f"| {avg[high]:.1f} / {avg[low]:.1f} |")
+    return lines
 
 
 if __name__ == "__main__":
