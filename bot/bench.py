@@ -39,6 +39,7 @@ from engines import registry
 from engines.base import TURN_END, Engine
 
 log = logging.getLogger("bot.bench")
+AI_SECTION = "## AI players"  # written by make bench-ai (bot/bench_ai.py), kept here
 TARGETS = {
     "move_p99_ms": 150.0,
     "render_p50_ms": 60.0,
