@@ -117,11 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     count = min(count, args.four_seat_games)
                 jobs += [(key, n, high, low, 1000 + g) for g in range(count)]
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        records = list(pool.map(play, *zip(*jobs, strict=True)))
     by_config: dict[tuple[str, int, str, str], list[GameRecord]] = defaultdict(list)
-    for job, record in zip(jobs, records, strict=True):
-        by_config[job[:4]].append(record)
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for job, record in zip(jobs, pool.map(play, *zip(*jobs, strict=True)), strict=True):
+            by_config[job[:4]].append(record)
+            print(f"# {job}: higher level's share {record.share:g}", file=sys.stderr,
+                  flush=True)  # progress, and figures of a run cut short
     lines = table(by_config)
     lines.append(f"\n{len(jobs)} games in {time.perf_counter() - started:.0f} s "
                  f"({max(1, args.jobs)} worker process(es)), "
