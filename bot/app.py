@@ -163,7 +163,8 @@ async def build_bot(settings: Settings, *,
     try:
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
-                              default_reminder_hours=settings.reminder_hours)
+                              default_reminder_hours=settings.reminder_hours,
+                              default_ai_level=settings.ai_level)
         return LudoBot(settings, service, repo)
     except BaseException:
         await repo.close()  # an open connection would keep the process alive

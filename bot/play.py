@@ -29,7 +29,6 @@ from bot.ui import (
     panel_components,
     turn_message_view,
 )
-from engines.ai import DEFAULT_LEVEL
 from engines.base import Event, GameError
 from renderers.common import encode_png
 
@@ -321,7 +320,7 @@ async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: s
 
 
 async def seat_change(bot: LudoBot, game_id: int, user: discord.abc.User, op: str,
-                      level: str = DEFAULT_LEVEL) -> GameInfo:
+                      level: str | None = None) -> GameInfo:
     """Join, leave or add an AI seat (the lobby's button and slash command share it)."""
     if op == "join":
         return await bot.service.join(game_id, user.id, user.display_name)

@@ -135,8 +135,10 @@ class GameService:
                  ai_delay: float = 0.0, render: RenderFn = render_board,
                  engine_for: Callable[[str], Engine] = registry.get,
                  default_locale: str = "en", default_reminder_hours: float = 24.0,
-                 thinker: Thinker | None = None) -> None:
+                 thinker: Thinker | None = None,
+                 default_ai_level: str = DEFAULT_LEVEL) -> None:
         self.repo = repo
+        self.default_ai_level = _check_level(default_ai_level)
         self.thinker = thinker or Thinker()
         self.clock = clock
         self.ai_delay = ai_delay
@@ -224,6 +226,9 @@ class GameService:
                 busy = await self.repo.open_game_in_channel(channel_id)
                 raise errors.ChannelBusy(game_id=busy.id if busy else "?",
                                          game=busy.game_key if busy else "?") from None
+            if self.default_ai_level != game.ai_level:  # the bot's own default for takeovers
+                game = await self.repo.set_game_ai_level(game.id, self.default_ai_level,
+                                                         now=self.clock())
         log.info("game %d created: %s in channel %d by %d (%d seats, options %s)",
                  game.id, game_key, channel_id, creator_id, max_seats, chosen)
         return game
@@ -272,9 +277,10 @@ class GameService:
         return game
 
     async def add_ai(self, game_id: int, by_user_id: int,
-                     level: str = DEFAULT_LEVEL) -> GameInfo:
+                     level: str | None = None) -> GameInfo:
+        """Seat an AI at ``level`` (default: the bot's, ``normal`` unless configured)."""
         with _logged("add_ai", game=game_id, user=by_user_id):
-            level = _check_level(level)
+            level = _check_level(level or self.default_ai_level)
             async with self._locks[game_id]:
                 game = await self._lobby(game_id)
                 if by_user_id != game.creator_id:

@@ -20,7 +20,7 @@ from bot.translator import L
 from bot.ui import lobby_view
 from cogs.deadlines import TIMEOUT_CHOICES, quiet_text, vacation_text
 from engines import registry
-from engines.ai import DEFAULT_LEVEL, LEVELS
+from engines.ai import LEVELS
 from engines.base import GameError
 
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ class Lobby(commands.Cog):
     @app_commands.describe(level=L("The AI's level (default normal)", "cmd.addbot.level"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_bot(self, interaction: discord.Interaction[Any],
-                      level: str = DEFAULT_LEVEL) -> None:
+                      level: str | None = None) -> None:
         await self._lobby_op(interaction, "ai", level)
 
     @game.command(name=L("start", "cmd.start"), description=L("Start the game (table creator)",
@@ -153,7 +153,7 @@ class Lobby(commands.Cog):
         await play.after_start(self.bot, result)
 
     async def _lobby_op(self, interaction: discord.Interaction[Any], op: str,
-                        level: str = DEFAULT_LEVEL) -> None:
+                        level: str | None = None) -> None:
         try:
             game = await self._here(interaction)
             game = await play.seat_change(self.bot, game.id, interaction.user, op, level)

@@ -44,7 +44,7 @@ async def test_add_bot_level_is_shown_and_rules_explain_levels(
         await fake.interact(fake.slash("game add-bot", {"level": "strong"}, user="alice"))
         await fake.interact(fake.slash("game add-bot", user="alice"))
         text = fake.message(lobby.id).content
-        assert "🤖 strong" in text and "🤖 normal" in text  # default: normal
+        assert "🤖 strong" in text and "🤖 random" in text  # default: the bot's (random here)
         rules = await fake.interact(fake.slash("game rules", {"game": "havana"}, user="bob"))
         messages = fake.interaction_messages(rules)
         assert all(m.ephemeral for m in messages)
