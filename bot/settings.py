@@ -35,9 +35,9 @@ class Settings:
     default_locale: str = "en"
     reminder_hours: float = 24.0
     ai_delay: float = 1.5
-    ai_level: str = DEFAULT_LEVEL  # of an AI seat added without a level, and of takeovers
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    ai_level: str = DEFAULT_LEVEL  # of an AI seat added without a level, and of takeovers
 
     def require_token(self) -> str:
         if not self.discord_token:
