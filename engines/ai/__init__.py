@@ -16,11 +16,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import Action, Engine
+from engines.base import Action, Engine, Subset
+from engines.rng import Rng
 
 from .greedy import greedy_action
 from .ismcts import Budget, search
-from .moves import candidates
+from .moves import candidates, subsets_of
 
 LEVELS = ("random", "easy", "normal", "strong")
 DEFAULT_LEVEL = "normal"
@@ -47,11 +48,14 @@ def level_rng(level: str, game_seed: int, seat: int, move_number: int) -> random
 
 
 def random_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Action:
-    """A uniformly random offered move (a subset decision: a random member of it)."""
-    moves = candidates(engine, state, seat, rng, subset_samples=1)
-    if not moves:
+    """One offered action: a listed one, or a random member of a subset decision (each
+    decision equally likely, whatever its size) — the same draws as main's engines/ai.py."""
+    actions: list[Action | Subset] = [*engine.legal_actions(state, seat),
+                                      *subsets_of(engine, state, seat)]
+    if not actions:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
-    return moves[rng.randrange(len(moves))]
+    choice = actions[rng.randrange(len(actions))]
+    return choice.sample(Rng(rng.getrandbits(64))) if isinstance(choice, Subset) else choice
 
 
 def check_level(level: str) -> str:
