@@ -9,38 +9,43 @@ pending when the previous process stopped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
+from discord.voice_client import VoiceClient
 
-from bot import play
+from bot import error_handler, messages, play
 from bot.absence import Absence
 from bot.deadline_output import DiscordDeadlineOutput
 from bot.deadlines import DeadlineKeeper
 from bot.i18n import t
 from bot.models import GameInfo, Seat
-from bot.presenter import PlainPresenter, Presenter
+from bot.outbox import Deliverer
+from bot.presenter import Presenter
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage.sqlite import SqliteRepository
 from bot.translator import CatalogueTranslator
 from bot.ui import DYNAMIC_ITEMS
+from engines import registry
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.tuscany", "cogs.history",
-              "cogs.deadlines")  # lobby first
+# The bot's own extensions; each registered game's cog is loaded after them from the
+# registry (engines/registry.py), and its PRESENTER read from the loaded module.
+CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby first
 
 
 class LudoBot(commands.Bot):
     def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
+        # The bot has no voice: discord.py's start-up warnings about the missing voice
+        # libraries (PyNaCl, davey) would only alarm whoever reads the log.
+        VoiceClient.warn_nacl = False
+        VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -56,6 +61,7 @@ class LudoBot(commands.Bot):
         self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
                                         clock=service.clock)
         self.absence = Absence(service, clock=service.clock)
+        self.outbox = Deliverer(self)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # asked again while its runner was busy
         self._closing = False
@@ -63,10 +69,13 @@ class LudoBot(commands.Bot):
     # ------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.on_error = error_handler.on_app_command_error  # type: ignore[assignment]
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        for ext in EXTENSIONS:
+        for ext in CORE_EXTENSIONS:
             await self.load_extension(ext)
+        for entry in registry.entries():
+            await self.load_extension(entry.cog)
+            self.presenters[entry.key] = self.extensions[entry.cog].PRESENTER
         self.user_locales = await self.service.user_locales()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -82,7 +91,8 @@ class LudoBot(commands.Bot):
         self.deadlines.start()
         for game_id in await self.service.games_awaiting_ai():
             self.schedule_ai(game_id)
-        log.info("ready: %d extension(s), %d dynamic item type(s)", len(EXTENSIONS),
+        self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
+        log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
                  len(DYNAMIC_ITEMS))
 
     async def close(self) -> None:
@@ -93,12 +103,13 @@ class LudoBot(commands.Bot):
             task.cancel()
         self.service.thinker.close()  # pending searches cancelled, the pool shut down
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+        await self.outbox.close()  # a row it was sending stays pending for the next start
         await super().close()
         await self.repo.close()
 
     # ------------------------------------------------------------ shared services
     def presenter(self, game_key: str) -> Presenter:
-        return self.presenters.get(game_key) or PlainPresenter(game_key)
+        return self.presenters[game_key]
 
     def schedule_ai(self, game_id: int) -> None:
         """Run the game's pending AI moves in the background (one runner per game)."""
@@ -128,7 +139,7 @@ class LudoBot(commands.Bot):
         """A turn reminder: by DM when opted in (False if DMs are closed), else in channel."""
         locale = await play.public_locale(self, game.guild_id)
         text = t("ui.reminder", locale, player=seat.mention(),
-                 game=t(f"{game.game_key}.name", locale), link=play.messages.jump_link(game))
+                 game=t(f"{game.game_key}.name", locale), link=messages.jump_link(game))
         view = play.reminder_view(game.id, locale)
         if dm and seat.user_id is not None:
             try:
@@ -142,17 +153,6 @@ class LudoBot(commands.Bot):
                                           ping=[seat.user_id] if seat.user_id else [])
         return sent is not None
 
-    async def on_app_command_error(self, interaction: discord.Interaction[Any],
-                                   error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(error, app_commands.CheckFailure):
-            await play.reply(interaction, t("ui.not_allowed", play.user_locale(interaction)))
-            return
-        log.error("command %s failed", interaction.command and interaction.command.name,
-                  exc_info=original)
-        with contextlib.suppress(discord.HTTPException):
-            await play.reply(interaction, t("ui.internal_error", play.user_locale(interaction)))
-
 
 async def build_bot(settings: Settings, *,
                     clock: Callable[[], float] = time.time) -> LudoBot:
@@ -164,7 +164,8 @@ async def build_bot(settings: Settings, *,
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
                               default_reminder_hours=settings.reminder_hours,
-                              default_ai_level=settings.ai_level)
+                              default_ai_level=settings.ai_level,
+                              render_turns=False)  # the outbox deliverer draws them
         return LudoBot(settings, service, repo)
     except BaseException:
         await repo.close()  # an open connection would keep the process alive

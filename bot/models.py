@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Choice, Event, Result
+from engines.base import Choice, Event, MultiChoice, Result
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -45,6 +45,8 @@ class GameInfo:
     updated_at: float
     lobby_message_id: int | None = None
     reminder_hours: float = 24.0
+    moves: int = 0  # effective moves so far: the replay position of the current state
+    imported: bool = False  # re-created by /game import: never counted anywhere
     ai_level: str = "normal"  # the level of an AI taking over a seat at this table
 
     def seat_of(self, user_id: int) -> Seat | None:
@@ -88,7 +90,7 @@ class Panel:
     game: GameInfo
     seat: int
     view: dict[str, Any]
-    choices: tuple[Choice, ...]
+    choices: tuple[Choice | MultiChoice, ...]
     awaited: bool
 
 

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot import history_views, messages, play
 from bot.absence import make_policy
 from bot.app import LudoBot
+from bot.commands import MAX_OPTIONS_TEXT, command_text, option_choices, parse_options
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t
 from bot.models import LOBBY, GameInfo
@@ -21,7 +22,6 @@ from bot.ui import lobby_view
 from cogs.deadlines import TIMEOUT_CHOICES, quiet_text, vacation_text
 from engines import registry
 from engines.ai import LEVELS
-from engines.base import GameError
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +68,10 @@ class Lobby(commands.Cog):
         on_timeout=L("When the deadline passes (default: the AI plays)",
                      "deadline.cmd.new.on_timeout"),
         abandon_after=L("Missed deadlines in a row before a seat is abandoned (default 3)",
-                        "deadline.cmd.new.abandon_after"))
-    @app_commands.describe(ai_level=L("Level of an AI taking over a seat here (default normal)",
-                                      "cmd.new.ai_level"))
+                        "deadline.cmd.new.abandon_after"),
+        options=command_text("cmd.new.options"),
+        ai_level=L("Level of an AI taking over a seat here (default normal)",
+                   "cmd.new.ai_level"))
     @app_commands.choices(game=_game_choices(), on_timeout=TIMEOUT_CHOICES,
                           ai_level=LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], game: str,
@@ -79,6 +80,7 @@ class Lobby(commands.Cog):
                   deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
                   on_timeout: str | None = None,
                   abandon_after: app_commands.Range[int, 0, 20] | None = None,
+                  options: app_commands.Range[str, 0, MAX_OPTIONS_TEXT] | None = None,
                   ai_level: str | None = None) -> None:
         await play.defer_public(interaction)
         channel = interaction.channel
@@ -87,6 +89,7 @@ class Lobby(commands.Cog):
         created_thread: discord.Thread | None = None
         try:
             make_policy(deadline_hours, on_timeout, abandon_after)  # refuse before creating
+            chosen = parse_options(options)
             if thread and isinstance(channel, discord.TextChannel):
                 name = t("lobby.thread_name", locale, game=t(f"{game}.name", locale),
                          user=interaction.user.display_name)[:100]
@@ -96,7 +99,7 @@ class Lobby(commands.Cog):
             info = await self.bot.service.create(
                 guild_id=interaction.guild_id, channel_id=target_id, game_key=game,
                 creator_id=interaction.user.id, creator_name=interaction.user.display_name,
-                seats=seats, reminder_hours=reminder_hours)
+                seats=seats, options=chosen, reminder_hours=reminder_hours)
             if ai_level is not None:
                 info = await self.bot.service.set_ai_level(info.id, ai_level,
                                                            interaction.user.id)
@@ -104,12 +107,8 @@ class Lobby(commands.Cog):
                 await self.bot.absence.configure(info.id, interaction.user.id,
                                                  hours=deadline_hours, on_timeout=on_timeout,
                                                  abandon_after=abandon_after)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
-        except discord.Forbidden:
-            await play.reply(interaction, t("lobby.cannot_thread", play.user_locale(interaction)))
-            return
+        except discord.Forbidden:  # no right to create threads here: a refusal
+            raise ServiceError(key="lobby.cannot_thread") from None
         text = await play.lobby_text(self.bot, info, locale)
         if created_thread is not None:
             msg = await created_thread.send(text, view=lobby_view(info.id, locale))
@@ -119,6 +118,14 @@ class Lobby(commands.Cog):
             msg = await interaction.followup.send(text, view=lobby_view(info.id, locale),
                                                   wait=True)
         await self.bot.service.set_lobby_message(info.id, msg.id)
+
+    @new.autocomplete("options")
+    async def _new_options(self, interaction: discord.Interaction[Any],
+                           current: str) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None)
+        if key not in registry.games():
+            return []
+        return option_choices(registry.get(str(key)).spec, current)
 
     @game.command(name=L("join", "cmd.join"), description=L("Take a seat at this table",
                                                           "cmd.join.desc"))
@@ -142,24 +149,16 @@ class Lobby(commands.Cog):
                                                             "cmd.start.desc"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         await play.defer_public(interaction)
-        try:
-            game = await self._here(interaction)
-            result = await self.bot.service.start(game.id, interaction.user.id)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        result = await self.bot.service.start(game.id, interaction.user.id)
         locale = await play.public_locale(self.bot, interaction.guild_id)
         await interaction.followup.send(t("lobby.starting", locale))
         await play.after_start(self.bot, result)
 
     async def _lobby_op(self, interaction: discord.Interaction[Any], op: str,
                         level: str | None = None) -> None:
-        try:
-            game = await self._here(interaction)
-            game = await play.seat_change(self.bot, game.id, interaction.user, op, level)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        game = await play.seat_change(self.bot, game.id, interaction.user, op, level)
         locale = await play.public_locale(self.bot, interaction.guild_id)
         text = await play.lobby_text(self.bot, game, locale)
         if await play.refresh_lobby(self.bot, game):  # the lobby message shows the change
@@ -172,17 +171,13 @@ class Lobby(commands.Cog):
                   description=L("Cancel this game (creator before start, vote after)",
                                 "cmd.cancel.desc"))
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            game = await self._here(interaction)
-            admin = _is_admin(interaction)
-            if game.status == LOBBY or admin:
-                await self.bot.service.cancel(game.id, interaction.user.id, is_admin=admin)
-                locale = await play.public_locale(self.bot, interaction.guild_id)
-                await play.reply(interaction, t("lobby.cancelled", locale,
-                                                user=interaction.user.mention), ephemeral=False)
-                return
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
+        game = await self._here(interaction)
+        admin = _is_admin(interaction)
+        if game.status == LOBBY or admin:
+            await self.bot.service.cancel(game.id, interaction.user.id, is_admin=admin)
+            locale = await play.public_locale(self.bot, interaction.guild_id)
+            await play.reply(interaction, t("lobby.cancelled", locale,
+                                            user=interaction.user.mention), ephemeral=False)
             return
         await play.vote_cancel(interaction, game.id)
 
@@ -192,17 +187,13 @@ class Lobby(commands.Cog):
     @app_commands.describe(player=L("The absent player", "cmd.kick.player"))
     @app_commands.default_permissions(manage_guild=True)
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        try:
-            game = await self._here(interaction)
-            seat = game.seat_of(player.id)
-            if seat is None:
-                raise ServiceError(key="service.not_seated")
-            game = await self.bot.service.remove_seat(game.id, seat.seat,
-                                                      by_user_id=interaction.user.id,
-                                                      is_admin=_is_admin(interaction))
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        seat = game.seat_of(player.id)
+        if seat is None:
+            raise ServiceError(key="service.not_seated")
+        game = await self.bot.service.remove_seat(game.id, seat.seat,
+                                                  by_user_id=interaction.user.id,
+                                                  is_admin=_is_admin(interaction))
         locale = await play.public_locale(self.bot, interaction.guild_id)
         await play.reply(interaction, t("lobby.kicked", locale, player=player.mention),
                          ephemeral=False)
@@ -214,16 +205,12 @@ class Lobby(commands.Cog):
     @app_commands.describe(private=L("Only you see it", "cmd.board.private"))
     async def board(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         await interaction.response.defer(ephemeral=private, thinking=True)
-        try:
-            game = await self._here(interaction)
-            if game.status == LOBBY:
-                raise ServiceError(key="service.not_started")
-            locale = (play.user_locale(interaction) if private
-                      else await play.public_locale(self.bot, interaction.guild_id))
-            png = await self.bot.service.board(game.id, locale=locale)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        if game.status == LOBBY:
+            raise ServiceError(key="service.not_started")
+        locale = (play.user_locale(interaction) if private
+                  else await play.public_locale(self.bot, interaction.guild_id))
+        png = await self.bot.service.board(game.id, locale=locale)
         view = await self.bot.service.view(game.id, None)
         status = self.bot.presenter(game.game_key).status_text(
             view, [s.name for s in game.seats], locale)
@@ -234,11 +221,7 @@ class Lobby(commands.Cog):
     @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
                                                           "cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            game = await self._here(interaction)
-        except ServiceError as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
         await play.open_panel(interaction, game.id)
 
     @game.command(name=L("log", "cmd.log"), description=L("Recent public moves",
@@ -248,11 +231,7 @@ class Lobby(commands.Cog):
                    count: app_commands.Range[int, 1, 50] = 15) -> None:
         """The whole public log, ``count`` entries a page (bot/history_views.py), last
         page first."""
-        try:
-            game = await self._here(interaction)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
         await history_views.send_log(interaction, game.id, size=count)
 
     @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
@@ -317,41 +296,37 @@ class Lobby(commands.Cog):
                        vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         service, user = self.bot.service, interaction.user
         absence, locale = self.bot.absence, play.user_locale(interaction)
-        try:
-            if scope == "server":
-                if not _is_admin(interaction):
-                    raise ServiceError(key="service.forbidden")
-                gs = await service.set_guild_settings(interaction.guild_id or 0, locale=language,
-                                                      reminder_hours=reminder_hours)
-                text = t("ui.settings_server", play.user_locale(interaction),
-                         language=gs.locale or "—", hours=gs.reminder_hours or "—")
-                if vacation_days is not None:
-                    await absence.set_vacation_allowance(interaction.guild_id or 0,
-                                                         vacation_days)
-                text += "\n" + vacation_text(
-                    "deadline.vacation_status",
-                    await absence.vacation_status(user.id, interaction.guild_id), locale)
-            elif scope == "game":
-                game = await self._here(interaction)
-                if reminder_hours is not None:
-                    game = await service.set_reminder_hours(game.id, reminder_hours,
-                                                            by_user_id=user.id)
-                text = t("ui.settings_game", play.user_locale(interaction),
-                         hours=game.reminder_hours)
-            else:
-                us = await service.set_user_settings(user.id, locale=language,
-                                                     dm_opt_in=dm, reminder_hours=reminder_hours)
-                if us.locale:
-                    self.bot.user_locales[user.id] = us.locale
-                text = t("ui.settings_user", play.user_locale(interaction),
-                         language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
-                         hours=us.reminder_hours or "—")
-                us = await absence.set_quiet(user.id, timezone_name=timezone, start=quiet_start,
-                                             end=quiet_end, notify_before=notify_before)
-                text += "\n" + quiet_text(us, locale)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        if scope == "server":
+            if not _is_admin(interaction):
+                raise ServiceError(key="service.forbidden")
+            gs = await service.set_guild_settings(interaction.guild_id or 0, locale=language,
+                                                  reminder_hours=reminder_hours)
+            text = t("ui.settings_server", play.user_locale(interaction),
+                     language=gs.locale or "—", hours=gs.reminder_hours or "—")
+            if vacation_days is not None:
+                await absence.set_vacation_allowance(interaction.guild_id or 0,
+                                                     vacation_days)
+            text += "\n" + vacation_text(
+                "deadline.vacation_status",
+                await absence.vacation_status(user.id, interaction.guild_id), locale)
+        elif scope == "game":
+            game = await self._here(interaction)
+            if reminder_hours is not None:
+                game = await service.set_reminder_hours(game.id, reminder_hours,
+                                                        by_user_id=user.id)
+            text = t("ui.settings_game", play.user_locale(interaction),
+                     hours=game.reminder_hours)
+        else:
+            us = await service.set_user_settings(user.id, locale=language,
+                                                 dm_opt_in=dm, reminder_hours=reminder_hours)
+            if us.locale:
+                self.bot.user_locales[user.id] = us.locale
+            text = t("ui.settings_user", play.user_locale(interaction),
+                     language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
+                     hours=us.reminder_hours or "—")
+            us = await absence.set_quiet(user.id, timezone_name=timezone, start=quiet_start,
+                                         end=quiet_end, notify_before=notify_before)
+            text += "\n" + quiet_text(us, locale)
         await play.reply(interaction, text)
 
 

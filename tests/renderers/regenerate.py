@@ -27,9 +27,12 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
-from renderers import havana, tuscany
-from tests.renderers import havana_states, tuscany_states
+from bot.i18n import translator
+from renderers import havana, minos, tuscany
+from tests.renderers import havana_states, minos_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
+
+EN, FR = translator("en"), translator("fr")
 
 log = logging.getLogger("tests.renderers.regenerate")
 
@@ -49,15 +52,15 @@ NAMES = ("Alice", "Bérénice", "Maximilien-Alexandre", "Dmitri")
 
 GOLDENS: list[Golden] = [
     Golden("havana_start_pick_2p", "havana_start_pick_2p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_actions_3p", "havana_actions_3p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_cover_4p", "havana_cover_4p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_over_4p", "havana_over_4p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_actions_3p_fr", "havana_actions_3p",
-           partial(havana.render, names=NAMES, locale="fr")),
+           partial(havana.render, names=NAMES, words=FR)),
 ]
 
 # Fixture builders for ``--fixtures``: fixture name -> a function returning the view. A
@@ -73,17 +76,17 @@ FIXTURES: dict[str, Callable[[], dict[str, Any]]] = {
 # The Castles of Tuscany: 2- and 4-player boards, a labelled region, setup and the end.
 GOLDENS += [
     Golden("tuscany_rich_2p", "tuscany_rich_2p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
     Golden("tuscany_space_4p", "tuscany_space_4p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
     Golden("tuscany_space_4p_fr", "tuscany_space_4p",
-           partial(tuscany.render, names=NAMES, locale="fr")),
+           partial(tuscany.render, names=NAMES, words=FR)),
     Golden("tuscany_region_space_4p", "tuscany_space_4p",
-           partial(tuscany.render_region, seat=1, names=NAMES, locale="en", labels=True)),
+           partial(tuscany.render_region, seat=1, names=NAMES, words=EN, labels=True)),
     Golden("tuscany_arrange_3p", "tuscany_arrange_3p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
     Golden("tuscany_over_2p", "tuscany_over_2p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
 ]
 FIXTURES |= {
     # Seats' own views (with a hand): the board must draw them as the spectator's.
@@ -91,6 +94,33 @@ FIXTURES |= {
     "tuscany_space_4p": partial(tuscany_states.view_at, "space", 4, 2, 1),
     "tuscany_arrange_3p": partial(tuscany_states.view_at, "arrange", 3, 1),
     "tuscany_over_2p": partial(tuscany_states.view_at, "over", 2, 1),
+}
+
+
+def _minos_dice(view: Mapping[str, Any]) -> Image.Image:
+    """The private panel's picture of the current throw."""
+    return minos.render_dice(view["dice"], view["used"])
+
+
+# Minos: the start, a rich middle game (en, fr), a conflict, the defender's order, the end,
+# and the dice of the private panel.
+GOLDENS += [
+    Golden("minos_start_2p", "minos_start_2p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_rich_4p", "minos_rich_4p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_rich_4p_fr", "minos_rich_4p",
+           partial(minos.render, names=NAMES, words=FR)),
+    Golden("minos_conflict_3p", "minos_conflict_3p",
+           partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_order_4p", "minos_order_4p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_over_2p", "minos_over_2p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_dice", "minos_rich_4p", _minos_dice),
+]
+FIXTURES |= {
+    "minos_start_2p": partial(minos_states.view_at, "start", 2, 1),
+    "minos_rich_4p": partial(minos_states.view_at, "rich", 4, 1, 2),
+    "minos_conflict_3p": partial(minos_states.view_at, "conflict", 3, 1),
+    "minos_order_4p": partial(minos_states.view_at, "order", 4, 1),
+    "minos_over_2p": partial(minos_states.view_at, "over", 2, 3),
 }
 
 
