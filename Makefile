@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test demo bench soak lint goldens clean
+.PHONY: run test demo bench bench-ai soak lint goldens clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ demo: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m bot.bench
+
+bench-ai: $(VENV)/.installed
+	$(BIN)/python -m bot.bench_ai
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -101,6 +101,7 @@ class LudoBot(commands.Bot):
         await self.deadlines.stop()
         for task in list(self._ai_tasks.values()):
             task.cancel()
+        self.service.thinker.close()  # pending searches cancelled, the pool shut down
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
         await self.outbox.close()  # a row it was sending stays pending for the next start
         await super().close()
@@ -163,6 +164,7 @@ async def build_bot(settings: Settings, *,
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
                               default_reminder_hours=settings.reminder_hours,
+                              default_ai_level=settings.ai_level,
                               render_turns=False)  # the outbox deliverer draws them
         return LudoBot(settings, service, repo)
     except BaseException:

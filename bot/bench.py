@@ -45,6 +45,7 @@ from engines.ai import random_action
 from engines.base import TURN_END, Engine
 
 log = logging.getLogger("bot.bench")
+AI_SECTION = "## AI players"  # written by make bench-ai (bot/bench_ai.py), kept here
 TARGETS = {
     "move_p99_ms": 150.0,
     "render_p50_ms": 60.0,
@@ -177,7 +178,7 @@ async def bench_service(engine: Engine, seats: int, mode: Mode, figures: GameFig
                                         creator_id=1, creator_name="Bench", seats=seats,
                                         seed=channel)
             for _ in range(seats - 1):
-                await service.add_ai(game.id, 1)
+                await service.add_ai(game.id, 1, "random")
             await service.start(game.id, 1)
             await service.remove_seat(game.id, 0, by_user_id=1, is_admin=True)
             moves = service.ai_moves(game.id)
@@ -229,7 +230,7 @@ async def store_games(count: int, path: Path) -> dict[str, float]:
         game = await service.create(guild_id=1, channel_id=channel, game_key=key, creator_id=1,
                                     creator_name="Bench", seats=seats, seed=channel)
         for _ in range(seats - 1):
-            await service.add_ai(game.id, 1)
+            await service.add_ai(game.id, 1, "random")
         await service.start(game.id, 1)
     stored_s = time.perf_counter() - t0
     t0 = time.perf_counter()
@@ -470,8 +471,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     log.info("crowd: %d/%d acknowledged, ack p99 %s ms, answer p99 %s ms", every["acked"],
              every["count"], _fmt(every["ack_p99_ms"]), _fmt(every["answer_p99_ms"]))
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report(games, memory, tiny=args.tiny, crowd=crowd)
-                           + bench_history.section(lengths, imported, key), encoding="utf-8")
+    text = (report(games, memory, tiny=args.tiny, crowd=crowd)
+            + bench_history.section(lengths, imported, key))
+    old = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+    if AI_SECTION in old:  # the AI figures come from make bench-ai: keep them
+        text = text.rstrip("\n") + "\n\n" + old[old.index(AI_SECTION):]
+    args.output.write_text(text, encoding="utf-8")
     log.info("wrote %s", args.output)
     return 0
 

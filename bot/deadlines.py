@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,7 +33,6 @@ from bot.models import ACTIVE, GameInfo, MoveResult, Seat
 from bot.quiet import quiet_until
 from bot.service import GameService
 from bot.storage.base import Reminder, VersionConflict
-from engines.ai import ai_rng, random_action
 from engines.base import Action, Engine, GameError, Message, offered
 
 log = logging.getLogger(__name__)
@@ -178,7 +177,8 @@ class DeadlineKeeper:
             return
         skipped: list[bool] = []
 
-        def choose(engine: Engine, state: Any, current: GameInfo) -> Action:
+        def choose(engine: Engine, state: Any,
+                   current: GameInfo) -> Action | Awaitable[Action]:
             if policy.on_timeout == "skip":
                 action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
@@ -186,8 +186,7 @@ class DeadlineKeeper:
                     skipped.append(True)
                     return action
             skipped.append(False)
-            rng = ai_rng(current.seed, row.seat, current.version)
-            return random_action(engine, state, row.seat, rng)
+            return self.service.think(current, engine, state, row.seat, current.ai_level)
 
         results: list[MoveResult] = []
         for _ in range(MAX_STEPS):
@@ -220,8 +219,9 @@ class DeadlineKeeper:
             return False
         name = ABANDONED_NAME.format(name=game.seats[row.seat].name)[:80]
         try:
-            game = await self.repo.abandon_seat(game_id, Seat(row.seat, None, name), row.user_id,
-                                                row.turn_version, now=self.clock())
+            game = await self.repo.abandon_seat(
+                game_id, Seat(row.seat, None, name, game.ai_level), row.user_id,
+                row.turn_version, now=self.clock())
         except VersionConflict:
             return False
         log.info("game %d: seat %d abandoned by user %d after %d misses", game_id, row.seat,

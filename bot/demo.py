@@ -24,6 +24,7 @@ from bot.models import MoveResult
 from bot.render import render_board
 from bot.service import GameService, RenderFn
 from bot.storage import SqliteRepository
+from bot.thinker import Thinker
 from engines import registry
 from engines.base import TURN_END
 
@@ -55,8 +56,10 @@ async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: in
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         repo = await SqliteRepository.open(Path(tmp) / "demo.sqlite3")
+        thinker = Thinker()  # the AI seats play at the default level, normal
         try:
-            service = GameService(repo, ai_delay=0.0, render=render, default_locale=locale)
+            service = GameService(repo, ai_delay=0.0, render=render, default_locale=locale,
+                                  thinker=thinker)
             game = await service.create(guild_id=None, channel_id=1, game_key=game_key,
                                         creator_id=DEMO_USER, creator_name="Demo", seats=count,
                                         seed=seed)
@@ -84,6 +87,7 @@ async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: in
                 if max_turns is not None and turns >= max_turns:
                     break
         finally:
+            thinker.close()
             await repo.close()
     ranking: list[list[str]] = []
     scores: dict[str, int] = {}

@@ -16,6 +16,7 @@ class Seat:
     seat: int
     user_id: int | None  # None for an AI seat
     name: str
+    level: str = "normal"  # the AI's level (engines.ai.LEVELS); kept if a human sits
 
     @property
     def is_ai(self) -> bool:
@@ -46,6 +47,7 @@ class GameInfo:
     reminder_hours: float = 24.0
     moves: int = 0  # effective moves so far: the replay position of the current state
     imported: bool = False  # re-created by /game import: never counted anywhere
+    ai_level: str = "normal"  # the level of an AI taking over a seat at this table
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -294,8 +294,10 @@ async def run_ai(bot: LudoBot, game_id: int) -> None:
 
 async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
     engine_name = t(f"{game.game_key}.name", locale)
-    seats = "\n".join(f"{s.seat + 1}. {s.mention()}" + (" 🤖" if s.is_ai else "")
-                      for s in game.seats) or "—"
+    seats = "\n".join(
+        f"{s.seat + 1}. {s.mention()}"
+        + (" " + t("ai.seat", locale, level=t(f"ai.level.{s.level}", locale)) if s.is_ai else "")
+        for s in game.seats) or "—"
     text = t("lobby.text", locale, game=engine_name, seats=seats, taken=len(game.seats),
              max=game.max_seats, creator=f"<@{game.creator_id}>")
     if game.options:  # the table's variant, as /game new options: takes it
@@ -322,13 +324,14 @@ async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: s
                                              view=lobby_view(game.id, locale))
 
 
-async def seat_change(bot: LudoBot, game_id: int, user: discord.abc.User, op: str) -> GameInfo:
+async def seat_change(bot: LudoBot, game_id: int, user: discord.abc.User, op: str,
+                      level: str | None = None) -> GameInfo:
     """Join, leave or add an AI seat (the lobby's button and slash command share it)."""
     if op == "join":
         return await bot.service.join(game_id, user.id, user.display_name)
     if op == "leave":
         return await bot.service.leave(game_id, user.id)
-    return await bot.service.add_ai(game_id, user.id)
+    return await bot.service.add_ai(game_id, user.id, level)
 
 
 async def refresh_lobby(bot: LudoBot, game: GameInfo) -> bool:

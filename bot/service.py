@@ -55,8 +55,9 @@ from bot.storage.base import (
     SeatTaken,
     VersionConflict,
 )
+from bot.thinker import Thinker
 from engines import registry
-from engines.ai import ai_rng, random_action
+from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.base import (
     TURN_END,
     Action,
@@ -182,12 +183,15 @@ class GameService:
                  ai_delay: float = 0.0, render: RenderFn = render_board,
                  engine_for: Callable[[str], Engine] = registry.get,
                  default_locale: str = "en", default_reminder_hours: float = 24.0,
-                 render_turns: bool = True) -> None:
+                 render_turns: bool = True, thinker: Thinker | None = None,
+                 default_ai_level: str = DEFAULT_LEVEL) -> None:
         """``render_turns``: draw the public board into each :class:`MoveResult` (the demo
         and tests); the bot leaves it to the outbox deliverer, which draws it in the
-        channel's language."""
+        channel's language. ``thinker`` runs the AI searches (:mod:`bot.thinker`)."""
         self.repo = repo
         self.render_turns = render_turns
+        self.default_ai_level = _check_level(default_ai_level)
+        self.thinker = thinker or Thinker()
         self.clock = clock
         self.ai_delay = ai_delay
         self._render_fn = render
@@ -278,6 +282,9 @@ class GameService:
                 busy = await self.repo.open_game_in_channel(channel_id)
                 raise errors.ChannelBusy(game_id=busy.id if busy else "?",
                                          game=busy.game_key if busy else "?") from None
+            if self.default_ai_level != game.ai_level:  # the bot's own default for takeovers
+                game = await self.repo.set_game_ai_level(game.id, self.default_ai_level,
+                                                         now=self.clock())
         log.info("game %d created: %s in channel %d by %d (%d seats, options %s)",
                  game.id, game_key, channel_id, creator_id, max_seats, chosen)
         return game
@@ -291,7 +298,7 @@ class GameService:
         return game
 
     async def _set_seats(self, game: GameInfo, seats: Sequence[Seat]) -> GameInfo:
-        renumbered = [Seat(i, s.user_id, s.name) for i, s in enumerate(seats)]
+        renumbered = [dataclasses.replace(s, seat=i) for i, s in enumerate(seats)]
         try:
             return await self.repo.set_seats(game.id, renumbered, now=self.clock())
         except VersionConflict:
@@ -325,17 +332,39 @@ class GameService:
         log.info("game %d: user %d left", game_id, user_id)
         return game
 
-    async def add_ai(self, game_id: int, by_user_id: int) -> GameInfo:
+    async def add_ai(self, game_id: int, by_user_id: int,
+                     level: str | None = None) -> GameInfo:
+        """Seat an AI at ``level`` (default: the bot's, ``normal`` unless configured)."""
         with _logged("add_ai", game=game_id, user=by_user_id):
+            level = _check_level(level or self.default_ai_level)
             async with self._locks[game_id]:
                 game = await self._lobby(game_id)
                 if by_user_id != game.creator_id:
                     raise errors.NotCreator(game_id=game_id)
                 if len(game.seats) >= game.max_seats:
                     raise errors.LobbyFull(game_id=game_id, seats=game.max_seats)
-                game = await self._set_seats(game, [*game.seats, Seat(0, None, _ai_name(game))])
-        log.info("game %d: AI seat added by %d", game_id, by_user_id)
+                game = await self._set_seats(
+                    game, [*game.seats, Seat(0, None, _ai_name(game), level)])
+        log.info("game %d: AI seat (%s) added by %d", game_id, level, by_user_id)
         return game
+
+    async def set_ai_level(self, game_id: int, level: str, by_user_id: int) -> GameInfo:
+        """The creator sets the level of AIs taking over seats at this table (a missed
+        deadline, an abandoned seat, an admin's hand-over)."""
+        with _logged("set_ai_level", game=game_id, user=by_user_id):
+            level = _check_level(level)
+            game = await self.get(game_id)
+            if by_user_id != game.creator_id:
+                raise errors.NotCreator(game_id=game_id)
+            game = await self.repo.set_game_ai_level(game_id, level, now=self.clock())
+        log.info("game %d: takeover AI level %s", game_id, level)
+        return game
+
+    async def think(self, game: GameInfo, engine: Engine, state: Any, seat: int,
+                    level: str) -> Action:
+        """An AI's move for ``seat``, computed off the event loop (:mod:`bot.thinker`)."""
+        return await self.thinker.choose(engine, game.game_key, state, seat, level,
+                                          game.seed, game.version)
 
     async def remove_seat(self, game_id: int, seat: int, *, by_user_id: int,
                           is_admin: bool) -> GameInfo:
@@ -362,7 +391,8 @@ class GameService:
                     if old.is_ai:
                         return game
                     game = await self.repo.replace_seat(
-                        game_id, Seat(seat, None, _ai_name(game)), now=self.clock())
+                        game_id, Seat(seat, None, _ai_name(game), game.ai_level),
+                        now=self.clock())
                     if old.user_id is not None:
                         await self.repo.remove_cancel_vote(game_id, old.user_id)
         log.info("game %d: seat %d removed by %d", game_id, seat, by_user_id)
@@ -481,15 +511,20 @@ class GameService:
         return not await self.repo.moved_since(game.id, seat, since)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
-                       choose: Callable[[Engine, Any, GameInfo], Action]) -> MoveResult | None:
+                       choose: Callable[[Engine, Any, GameInfo], Action | Awaitable[Action]]
+                       ) -> MoveResult | None:
         """Play one move chosen by ``choose`` for a player who let their time run out
-        (:mod:`bot.deadlines`); None once that seat is no longer theirs or awaited."""
+        (:mod:`bot.deadlines`); None once that seat is no longer theirs or awaited.
+        ``choose`` may be a coroutine (the AI thinks off the loop)."""
         async with self._locks[game_id]:
             game, engine, state = await self._load(game_id)
             awaited = self._awaited(game, engine, state)
             if not any(s.seat == seat and s.user_id == user_id for s in awaited):
                 return None
-            return await self._apply(game, engine, state, seat, choose(engine, state, game))
+            move = choose(engine, state, game)
+            if not isinstance(move, Action):
+                move = await move
+            return await self._apply(game, engine, state, seat, move)
 
     async def seat_changed(self, game_id: int) -> None:
         """A seat changed hands while the game runs (a takeover): an awaited human without
@@ -506,21 +541,24 @@ class GameService:
 
     async def ai_moves(self, game_id: int) -> AsyncGenerator[MoveResult, None]:
         """Play every awaited AI seat, one move at a time, until a human is awaited or the
-        game ends. Each move goes through the same durable path as :meth:`act`."""
+        game ends. The AI thinks without holding the game's lock (players' requests are
+        answered meanwhile); its move is applied, through the same durable path as
+        :meth:`act`, only if the game has not moved on since."""
         while True:
             game, engine, state = await self._load(game_id)
-            if not any(s.is_ai for s in self._awaited(game, engine, state)):
+            ai = [s for s in self._awaited(game, engine, state) if s.is_ai]
+            if not ai:
                 return
             await asyncio.sleep(self.ai_delay)
+            seat = ai[0]
+            move = await self.think(game, engine, state, seat.seat, seat.level)
             async with self._locks[game_id]:
-                game, engine, state = await self._load(game_id)
-                ai = [s for s in self._awaited(game, engine, state) if s.is_ai]
-                if not ai:
-                    return
-                seat = ai[0].seat
-                rng = ai_rng(game.seed, seat, game.version)
-                move = random_action(engine, state, seat, rng)
-                result = await self._apply(game, engine, state, seat, move)
+                current, engine, state = await self._load(game_id)
+                if current.version != game.version or not any(
+                        s.seat == seat.seat and s.is_ai
+                        for s in self._awaited(current, engine, state)):
+                    continue  # someone moved meanwhile: think again on the new state
+                result = await self._apply(current, engine, state, seat.seat, move)
             yield result
 
     async def _apply(self, game: GameInfo, engine: Engine, state: Any, seat: int,
@@ -774,6 +812,12 @@ class GameService:
         value = None if hours is None else _check_hours(hours)
         return await self.repo.update_user_settings(
             user_id, {"reminder_hours": value}, now=self.clock())
+
+
+def _check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise errors.InvalidOption(option="level", value=level, choices=", ".join(LEVELS))
+    return level
 
 
 def _ai_name(game: GameInfo) -> str:

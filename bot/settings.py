@@ -14,6 +14,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from engines.ai import DEFAULT_LEVEL, LEVELS
+
 LOCALES = ("en", "fr")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -35,6 +37,7 @@ class Settings:
     ai_delay: float = 1.5
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    ai_level: str = DEFAULT_LEVEL  # of an AI seat added without a level, and of takeovers
 
     def require_token(self) -> str:
         if not self.discord_token:
@@ -76,6 +79,10 @@ def load_settings(env: Mapping[str, str] | None = None, *,
     if level not in LOG_LEVELS:
         raise SettingsError(f"LUDO_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, "
                             f"got {level!r}.")
+    ai_level = values.get("LUDO_AI_LEVEL", defaults.ai_level).lower()
+    if ai_level not in LEVELS:
+        raise SettingsError(f"LUDO_AI_LEVEL must be one of {', '.join(LEVELS)}, "
+                            f"got {ai_level!r}.")
     guild: int | None = None
     if "LUDO_DEV_GUILD_ID" in values:
         raw = values["LUDO_DEV_GUILD_ID"]
@@ -90,6 +97,7 @@ def load_settings(env: Mapping[str, str] | None = None, *,
         reminder_hours=_number("LUDO_REMINDER_HOURS",
                                values.get("LUDO_REMINDER_HOURS", "24"), unit="hours"),
         ai_delay=_number("LUDO_AI_DELAY", values.get("LUDO_AI_DELAY", "1.5"), unit="seconds"),
+        ai_level=ai_level,
         dev_guild_id=guild,
         log_level=level,
     )

@@ -21,6 +21,7 @@ from bot.translator import L
 from bot.ui import lobby_view
 from cogs.deadlines import TIMEOUT_CHOICES, quiet_text, vacation_text
 from engines import registry
+from engines.ai import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,10 @@ log = logging.getLogger(__name__)
 def _game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=t(f"{key}.name", "en"), value=key)
             for key, e in sorted(registry.games().items())]
+
+
+LEVEL_CHOICES = [app_commands.Choice(name=L(level, f"ai.level.{level}"), value=level)
+                 for level in LEVELS]
 
 
 def _is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -64,16 +69,19 @@ class Lobby(commands.Cog):
                      "deadline.cmd.new.on_timeout"),
         abandon_after=L("Missed deadlines in a row before a seat is abandoned (default 3)",
                         "deadline.cmd.new.abandon_after"),
-        options=command_text("cmd.new.options"))
-    @app_commands.choices(game=_game_choices(), on_timeout=TIMEOUT_CHOICES)
+        options=command_text("cmd.new.options"),
+        ai_level=L("Level of an AI taking over a seat here (default normal)",
+                   "cmd.new.ai_level"))
+    @app_commands.choices(game=_game_choices(), on_timeout=TIMEOUT_CHOICES,
+                          ai_level=LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], game: str,
                   seats: app_commands.Range[int, 1, 8] | None = None, thread: bool = False,
                   reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
                   deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
                   on_timeout: str | None = None,
                   abandon_after: app_commands.Range[int, 0, 20] | None = None,
-                  options: app_commands.Range[str, 0, MAX_OPTIONS_TEXT] | None = None
-                  ) -> None:
+                  options: app_commands.Range[str, 0, MAX_OPTIONS_TEXT] | None = None,
+                  ai_level: str | None = None) -> None:
         await play.defer_public(interaction)
         channel = interaction.channel
         locale = await play.public_locale(self.bot, interaction.guild_id)
@@ -92,6 +100,9 @@ class Lobby(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=target_id, game_key=game,
                 creator_id=interaction.user.id, creator_name=interaction.user.display_name,
                 seats=seats, options=chosen, reminder_hours=reminder_hours)
+            if ai_level is not None:
+                info = await self.bot.service.set_ai_level(info.id, ai_level,
+                                                           interaction.user.id)
             if (deadline_hours, on_timeout, abandon_after) != (None, None, None):
                 await self.bot.absence.configure(info.id, interaction.user.id,
                                                  hours=deadline_hours, on_timeout=on_timeout,
@@ -128,8 +139,11 @@ class Lobby(commands.Cog):
 
     @game.command(name=L("add-bot", "cmd.addbot"), description=L("Seat an AI player",
                                                                "cmd.addbot.desc"))
-    async def add_bot(self, interaction: discord.Interaction[Any]) -> None:
-        await self._lobby_op(interaction, "ai")
+    @app_commands.describe(level=L("The AI's level (default normal)", "cmd.addbot.level"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def add_bot(self, interaction: discord.Interaction[Any],
+                      level: str | None = None) -> None:
+        await self._lobby_op(interaction, "ai", level)
 
     @game.command(name=L("start", "cmd.start"), description=L("Start the game (table creator)",
                                                             "cmd.start.desc"))
@@ -141,9 +155,10 @@ class Lobby(commands.Cog):
         await interaction.followup.send(t("lobby.starting", locale))
         await play.after_start(self.bot, result)
 
-    async def _lobby_op(self, interaction: discord.Interaction[Any], op: str) -> None:
+    async def _lobby_op(self, interaction: discord.Interaction[Any], op: str,
+                        level: str | None = None) -> None:
         game = await self._here(interaction)
-        game = await play.seat_change(self.bot, game.id, interaction.user, op)
+        game = await play.seat_change(self.bot, game.id, interaction.user, op, level)
         locale = await play.public_locale(self.bot, interaction.guild_id)
         text = await play.lobby_text(self.bot, game, locale)
         if await play.refresh_lobby(self.bot, game):  # the lobby message shows the change
@@ -251,6 +266,7 @@ class Lobby(commands.Cog):
             return
         title, rules = t(f"{game}.name", locale), t(f"{game}.rules", locale)
         await play.reply(interaction, f"**{title}**\n{rules}")
+        await play.reply(interaction, t("ai.levels", locale))  # a second message: 2,000 chars
 
     @game.command(name=L("settings", "cmd.settings"),
                   description=L("Your preferences, or this server's (Manage Server)",

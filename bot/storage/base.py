@@ -322,6 +322,10 @@ class Repository(ABC):
                                       now: float) -> GameInfo:
         """Also re-times pending reminders: ``next_at = since + hours`` (None if hours <= 0)."""
 
+    @abstractmethod
+    async def set_game_ai_level(self, game_id: int, level: str, *, now: float) -> GameInfo:
+        """The level of AIs that take over a seat at this table from now on."""
+
     # --- action log --------------------------------------------------------------------
     @abstractmethod
     async def log(self, game_id: int, *, limit: int = 20,

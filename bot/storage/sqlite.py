@@ -61,7 +61,7 @@ T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[a-z0-9_]+\.sql$")
 _GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, creator_id, options, seed, "
                  "version, max_seats, created_at, updated_at, lobby_message_id, reminder_hours, "
-                 "moves, imported")
+                 "moves, imported, ai_level")
 _GUILD_FIELDS = ("locale", "reminder_hours", "vacation_days")
 _USER_FIELDS = ("locale", "dm_opt_in", "reminder_hours", "timezone", "quiet_start", "quiet_end",
                 "notify_before")
@@ -237,11 +237,13 @@ class SqliteRepository(Repository):
         if not ids:
             return by_game
         marks = ",".join("?" * len(ids))
-        sql = (f"SELECT game_id, seat, user_id, name FROM seats WHERE game_id IN ({marks}) "
+        sql = (f"SELECT game_id, seat, user_id, name, ai_level FROM seats "
+               f"WHERE game_id IN ({marks}) "
                "ORDER BY game_id, seat")
         async with conn.execute(sql, ids) as cur:
             async for row in cur:
-                by_game[row["game_id"]].append(Seat(row["seat"], row["user_id"], row["name"]))
+                by_game[row["game_id"]].append(Seat(row["seat"], row["user_id"], row["name"],
+                                                   row["ai_level"]))
         return by_game
 
     @staticmethod
@@ -253,7 +255,7 @@ class SqliteRepository(Repository):
             max_seats=row["max_seats"], seats=tuple(seats), created_at=row["created_at"],
             updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
             reminder_hours=row["reminder_hours"], moves=row["moves"],
-            imported=bool(row["imported"]))
+            imported=bool(row["imported"]), ai_level=row["ai_level"])
 
     async def _games(self, conn: aiosqlite.Connection, where: str,
                      params: Sequence[Any] = ()) -> list[GameInfo]:
@@ -296,8 +298,9 @@ class SqliteRepository(Repository):
                             seats: Sequence[Seat]) -> None:
         try:
             await conn.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.name) for s in seats])
+                "INSERT INTO seats (game_id, seat, user_id, name, ai_level) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats])
         except sqlite3.IntegrityError as err:
             raise SeatTaken(str(err)) from err
 
@@ -363,8 +366,9 @@ class SqliteRepository(Repository):
     async def replace_seat(self, game_id: int, seat: Seat, *, now: float) -> GameInfo:
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
-                "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                (seat.user_id, seat.name, game_id, seat.seat))
+                "UPDATE seats SET user_id = ?, name = ?, ai_level = ? "
+                "WHERE game_id = ? AND seat = ?",
+                (seat.user_id, seat.name, seat.level, game_id, seat.seat))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} has no seat {seat.seat}")
             await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
@@ -520,6 +524,14 @@ class SqliteRepository(Repository):
             await conn.execute(
                 "UPDATE reminders SET next_at = CASE WHEN ? > 0 THEN since + ? * 3600 END "
                 "WHERE game_id = ?", (hours, hours, game_id))
+            return await self._game(conn, game_id)
+
+        return await self._write(tx)
+
+    async def set_game_ai_level(self, game_id: int, level: str, *, now: float) -> GameInfo:
+        async def tx(conn: aiosqlite.Connection) -> GameInfo:
+            await conn.execute("UPDATE games SET ai_level = ?, updated_at = ? WHERE id = ?",
+                               (level, now, game_id))
             return await self._game(conn, game_id)
 
         return await self._write(tx)
@@ -1102,8 +1114,9 @@ class SqliteRepository(Repository):
                            now: float) -> GameInfo:
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
-                "UPDATE seats SET user_id = NULL, name = ? WHERE game_id = ? AND seat = ? "
-                "AND user_id = ?", (seat.name, game_id, seat.seat, user_id))
+                "UPDATE seats SET user_id = NULL, name = ?, ai_level = ? WHERE game_id = ? "
+                "AND seat = ? AND user_id = ?",
+                (seat.name, seat.level, game_id, seat.seat, user_id))
             if cur.rowcount != 1:
                 raise VersionConflict(f"seat {seat.seat} of game {game_id} changed hands")
             await conn.execute("DELETE FROM reminders WHERE game_id = ? AND seat = ?",

@@ -22,8 +22,9 @@ from engines.base import (
     check_seed,
     is_seat,
 )
+from engines.rng import Rng
 
-from . import checks, rules, state, view
+from . import ai, checks, rules, state, view
 from .choices import choices as make_choices
 from .state import State
 
@@ -108,6 +109,12 @@ class HavanaEngine:
 
     def view(self, s: State, seat: int | None) -> dict[str, Any]:
         return view.view(s, seat if seat is None or is_seat(seat, s.num_players) else None)
+
+    def determinize(self, s: State, seat: int, rng: Rng) -> State:
+        return ai.determinize(s, seat, rng)
+
+    def evaluate(self, s: State, seat: int) -> float:
+        return ai.evaluate(s, seat)
 
     def is_over(self, s: State) -> bool:
         return s.phase == "over"

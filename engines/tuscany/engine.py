@@ -22,7 +22,9 @@ from engines.base import (
     check_seed,
     is_seat,
 )
+from engines.rng import Rng
 
+from . import ai
 from .checks import playable, reason
 from .choices import choices as make_choices
 from .rules import active, legal, new_state, pay_subsets, run, standing_key
@@ -114,6 +116,12 @@ class TuscanyEngine:
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return make_view(state, seat if seat is None or is_seat(seat, state.num_players)
                          else None)
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return ai.determinize(state, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return ai.evaluate(state, seat)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"

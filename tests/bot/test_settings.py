@@ -21,8 +21,8 @@ def test_every_variable_is_read() -> None:
     s = load_settings({"DISCORD_TOKEN": "abc", "LUDO_DATABASE": "/tmp/x.db",
                        "LUDO_DEFAULT_LOCALE": "FR", "LUDO_REMINDER_HOURS": "12.5",
                        "LUDO_AI_DELAY": "0", "LUDO_DEV_GUILD_ID": "1234",
-                       "LUDO_LOG_LEVEL": "debug"}, env_file=None)
-    assert s == Settings("abc", Path("/tmp/x.db"), "fr", 12.5, 0.0, 1234, "DEBUG")
+                       "LUDO_LOG_LEVEL": "debug", "LUDO_AI_LEVEL": "Strong"}, env_file=None)
+    assert s == Settings("abc", Path("/tmp/x.db"), "fr", 12.5, 0.0, 1234, "DEBUG", "strong")
 
 
 def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
@@ -37,7 +37,7 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("name", "value"), [
     ("LUDO_DEFAULT_LOCALE", "de"), ("LUDO_REMINDER_HOURS", "soon"),
     ("LUDO_REMINDER_HOURS", "-1"), ("LUDO_AI_DELAY", "nan"), ("LUDO_DEV_GUILD_ID", "abc"),
-    ("LUDO_LOG_LEVEL", "LOUD"),
+    ("LUDO_LOG_LEVEL", "LOUD"), ("LUDO_AI_LEVEL", "grandmaster"),
 ])
 def test_bad_values_name_the_variable(name: str, value: str) -> None:
     with pytest.raises(SettingsError) as info:

@@ -42,7 +42,8 @@ def private_patterns() -> list[re.Pattern[str]]:
 
 
 async def make_bot(fake: FakeDiscord, database: Path) -> LudoBot:
-    settings = Settings(discord_token=fake.token, database=database, ai_delay=0)
+    settings = Settings(discord_token=fake.token, database=database, ai_delay=0,
+                        ai_level="random")  # the plumbing under test, not AI strength
     return await build_bot(settings)
 
 

@@ -34,6 +34,23 @@ async def test_slash_join_and_add_bot_update_the_lobby_message(
         assert fake.message(lobby.id).find(label="Start") is not None
 
 
+async def test_add_bot_level_is_shown_and_rules_explain_levels(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")):
+        record = await fake.interact(fake.slash("game new", {"game": "havana", "seats": 3,
+                                                             "ai_level": "easy"}, user="alice"))
+        (lobby,) = fake.interaction_messages(record)
+        await fake.interact(fake.slash("game add-bot", {"level": "strong"}, user="alice"))
+        await fake.interact(fake.slash("game add-bot", user="alice"))
+        text = fake.message(lobby.id).content
+        assert "🤖 strong" in text and "🤖 random" in text  # default: the bot's (random here)
+        rules = await fake.interact(fake.slash("game rules", {"game": "havana"}, user="bob"))
+        messages = fake.interaction_messages(rules)
+        assert all(m.ephemeral for m in messages)
+        assert any("strong" in m.content and "easy" in m.content for m in messages)
+
+
 async def test_game_new_refuses_an_option_the_game_has_not_privately(
         fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
     fake = fake_discord

@@ -43,7 +43,8 @@ def step_in(panel: StoredMessage) -> str | None:
 
 
 async def make_bot(fake: FakeDiscord, database: Path) -> LudoBot:
-    return await build_bot(Settings(discord_token=fake.token, database=database, ai_delay=0))
+    return await build_bot(Settings(discord_token=fake.token, database=database, ai_delay=0,
+                                    ai_level="random"))  # the plumbing, not AI strength
 
 
 class Table:

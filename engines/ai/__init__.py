@@ -1,0 +1,83 @@
+"""AI seats: four levels, every move a pure function of (game seed, seat, move number, level).
+
+* ``random`` — a uniformly random offered move (tests and soaks);
+* ``easy`` — one-move lookahead: each offered move is applied to a few determinizations
+  and scored with the engine's ``evaluate`` (:mod:`engines.ai.greedy`);
+* ``normal`` / ``strong`` — information-set Monte Carlo tree search over determinizations,
+  playouts cut short by ``evaluate`` (:mod:`engines.ai.ismcts`), with a fixed iteration
+  budget so a move is reproducible on any machine.
+
+A game needs nothing AI-specific beyond the contract's ``determinize`` and ``evaluate``;
+:mod:`engines.ai.defaults` has the generic pieces an engine can delegate to.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import Action, Engine, Subset
+from engines.rng import Rng
+
+from .greedy import greedy_action
+from .ismcts import Budget, search
+from .moves import candidates, subsets_of
+
+LEVELS = ("random", "easy", "normal", "strong")
+DEFAULT_LEVEL = "normal"
+
+# Iteration budgets (deterministic), calibrated by ``make bench-ai`` so a move stays within
+# about 1 s (normal) and 3 s (strong) on a 2-core machine: see docs/AI.md.
+BUDGETS: dict[str, Budget] = {
+    "normal": Budget(iterations=300, playout=4, samples=8),
+    "strong": Budget(iterations=900, playout=4, samples=12),
+}
+EASY_SAMPLES = 3
+
+
+def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
+    """The ``random`` level's generator (kept as it was, so old replays stay exact)."""
+    return random.Random(f"ai:{game_seed}:{seat}:{move_number}")
+
+
+def level_rng(level: str, game_seed: int, seat: int, move_number: int) -> random.Random:
+    """Every other level's generator: a function of the level too."""
+    if level == "random":
+        return ai_rng(game_seed, seat, move_number)
+    return random.Random(f"ai:{level}:{game_seed}:{seat}:{move_number}")
+
+
+def random_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """One offered action: a listed one, or a random member of a subset decision (each
+    decision equally likely, whatever its size) — the same draws as main's engines/ai.py."""
+    actions: list[Action | Subset] = [*engine.legal_actions(state, seat),
+                                      *subsets_of(engine, state, seat)]
+    if not actions:
+        raise RuntimeError(f"seat {seat} is awaited but has no legal action")
+    choice = actions[rng.randrange(len(actions))]
+    return choice.sample(Rng(rng.getrandbits(64))) if isinstance(choice, Subset) else choice
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}")
+    return level
+
+
+def choose(engine: Engine[Any], state: Any, seat: int, level: str, game_seed: int,
+           move_number: int) -> Action:
+    """The move of an AI ``seat`` at ``level``: what the bot, the demo and the bench call.
+
+    It looks at the state only through ``legal_actions``/``subsets`` (the seat's own
+    options) and ``determinize`` (everything hidden resampled), so information hidden from
+    the seat cannot change the choice."""
+    rng = level_rng(check_level(level), game_seed, seat, move_number)
+    if level == "random":
+        return random_action(engine, state, seat, rng)
+    if level == "easy":
+        return greedy_action(engine, state, seat, rng, samples=EASY_SAMPLES)
+    return search(engine, state, seat, rng, BUDGETS[level])
+
+
+__all__ = ["BUDGETS", "DEFAULT_LEVEL", "LEVELS", "Budget", "ai_rng", "candidates",
+           "check_level", "choose", "greedy_action", "level_rng", "random_action", "search"]

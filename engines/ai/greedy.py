@@ -1,0 +1,88 @@
+"""The ``easy`` level: one-move lookahead on the engine's ``evaluate``.
+
+Each offered move is applied to a few determinizations (so a move that draws is scored over
+several outcomes, and hidden cards are never peeked at). A game's turn is often several
+atomic steps (choose a card, then its target, then pay): after the move, the seat's own
+following steps of the same turn are completed greedily before scoring, so "build" is
+judged with its payment, not half-way. A move in a simultaneous step (a hidden pick) changes
+nothing visible until the step resolves: it is scored after a short playout instead, where
+hidden choices are random and every other decision is the mover's greedy best.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import Action, Engine
+from engines.rng import Rng
+
+from .moves import candidates, determinize, share, step
+
+TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
+PLAYOUT_STEPS = 24  # steps played after a simultaneous move before it is scored
+
+
+def _greedy(engine: Engine[Any], state: Any, who: int, rng: random.Random) -> Action | None:
+    """``who``'s move with the best one-step ``evaluate``."""
+    moves = candidates(engine, state, who, rng, subset_samples=3)
+    best, best_value = None, -1.0
+    for move in moves:
+        value = share(engine, step(engine, state, who, move), who)
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Any:
+    """Complete the seat's own follow-up steps, each the best by one-step ``evaluate``."""
+    for _ in range(TURN_STEPS):
+        if engine.is_over(state) or engine.active_players(state) != frozenset({seat}):
+            break
+        move = _greedy(engine, state, seat, rng)
+        if move is None:
+            break
+        state = step(engine, state, seat, move)
+    return state
+
+
+def _playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
+    """A short playout: hidden simultaneous choices at random, the rest greedy."""
+    for _ in range(PLAYOUT_STEPS):
+        active = engine.active_players(state)
+        if engine.is_over(state) or not active:
+            break
+        who = min(active)
+        if len(active) > 1:
+            moves = candidates(engine, state, who, rng, subset_samples=1)
+            move = moves[rng.randrange(len(moves))] if moves else None
+        else:
+            move = _greedy(engine, state, who, rng)
+        if move is None:
+            break
+        state = step(engine, state, who, move)
+    return state
+
+
+def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                  samples: int = 3) -> Action:
+    moves = candidates(engine, state, seat, rng)
+    if not moves:
+        raise RuntimeError(f"seat {seat} is awaited but has no legal action")
+    if len(moves) == 1:
+        return moves[0]
+    simultaneous = len(engine.active_players(state)) > 1
+    rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
+    worlds = [determinize(engine, state, seat, Rng(rng.getrandbits(64)))
+              for _ in range(samples)]
+    best, best_value = moves[0], -1.0
+    for move in moves:
+        total = 0.0
+        for world in worlds:
+            after = step(engine, world, seat, move)
+            after = (_playout(engine, after, rng) if simultaneous
+                     else _finish_turn(engine, after, seat, rng))
+            total += share(engine, after, seat)
+        if total > best_value:
+            best, best_value = move, total
+    return best

@@ -1,0 +1,86 @@
+"""The moves an AI considers: every offered atomic action, plus a bounded sample of each
+subset decision (a subset of n options has up to 2ⁿ members: never list them all)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import Action, Engine, Subset
+from engines.rng import Rng
+
+from .defaults import reseed
+
+
+def subsets_of(engine: Engine[Any], state: Any, seat: int) -> list[Subset]:
+    """The seat's subset decisions (an engine written before contract v2 has none)."""
+    method = getattr(engine, "subsets", None)
+    return list(method(state, seat)) if method is not None else []
+
+
+def sample_subsets(subsets: list[Subset], rng: random.Random, per_subset: int) -> list[Action]:
+    """Up to ``per_subset`` distinct members of each subset decision, drawn with ``rng``
+    (the smallest and largest sizes first: "take nothing" and "take all" are often best)."""
+    out: list[Action] = []
+    for sub in subsets:
+        seen: set[Action] = set()
+        gen = Rng(rng.getrandbits(64))
+        tries = 0
+        while len(seen) < per_subset and tries < 4 * per_subset:
+            tries += 1
+            seen.add(sub.sample(gen))
+        out.extend(sorted(seen, key=str))
+    return out
+
+
+def candidates(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+               subset_samples: int = 6) -> list[Action]:
+    """Offered atomic actions in the engine's order, then sampled subset actions. ``rng``
+    is used only when the seat has a subset decision."""
+    moves = list(engine.legal_actions(state, seat))
+    subsets = subsets_of(engine, state, seat)
+    if subsets:
+        moves.extend(a for a in sample_subsets(subsets, rng, subset_samples) if a not in moves)
+    return moves
+
+
+def mover(engine: Engine[Any], state: Any) -> int | None:
+    """Who moves next in a search: the lowest awaited seat (simultaneous steps are played
+    one seat after another; the others' picks stay hidden from it, see ismcts)."""
+    active = engine.active_players(state)
+    return min(active) if active else None
+
+
+def share(engine: Engine[Any], state: Any, seat: int) -> float:
+    """A seat's outcome in [0, 1]: its share of the win once the game is over, else the
+    engine's ``evaluate``."""
+    if engine.is_over(state):
+        result = engine.result(state)
+        winners = result.winners if result is not None else frozenset()
+        return 1.0 / len(winners) if seat in winners else 0.0
+    return evaluate(engine, state, seat)
+
+
+def has_evaluate(engine: Engine[Any]) -> bool:
+    return getattr(engine, "evaluate", None) is not None
+
+
+def evaluate(engine: Engine[Any], state: Any, seat: int) -> float:
+    """The engine's ``evaluate``; an engine without one is neutral (0.5) until the end, and
+    the search then plays its playouts out to the end instead (see ismcts)."""
+    return engine.evaluate(state, seat) if has_evaluate(engine) else 0.5
+
+
+def determinize(engine: Engine[Any], state: Any, seat: int, rng: Rng) -> Any:
+    """The engine's ``determinize``; an engine without one is taken to hide nothing but
+    its generator's future (:func:`engines.ai.defaults.reseed`)."""
+    method = getattr(engine, "determinize", None)
+    return method(state, seat, rng) if method is not None else reseed(state, rng)
+
+
+def step(engine: Engine[Any], state: Any, seat: int, action: Action) -> Any:
+    """Apply an offered move on the fast path (``apply`` where an engine written before
+    contract v2 has no ``apply_unchecked``)."""
+    fast = getattr(engine, "apply_unchecked", None)
+    return fast(state, seat, action) if fast is not None else engine.apply(state, seat,
+                                                                           action).state

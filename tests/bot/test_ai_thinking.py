@@ -1,0 +1,101 @@
+"""AI seats think in a worker process: the bot stays responsive, levels are stored per
+seat and per table, moves are reproducible, and shutdown interrupts a search."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.errors import InvalidOption
+from bot.service import GameService
+from bot.storage import SqliteRepository
+from bot.thinker import Thinker
+from engines import registry
+from engines.ai import choose
+from tests.bot.conftest import FakeClock, FakeRender
+
+ANN = 101
+
+
+async def _table(service: GameService, level: str) -> int:
+    game = await service.create(guild_id=1, channel_id=1, game_key="havana", creator_id=ANN,
+                                creator_name="Ann", seats=2)
+    await service.add_ai(game.id, ANN, level)
+    await service.start(game.id, ANN)
+    return game.id
+
+
+async def test_board_is_answered_while_an_ai_thinks(repo: SqliteRepository,
+                                                    clock: FakeClock) -> None:
+    service = GameService(repo, clock=clock, render=FakeRender())
+    try:
+        game_id = await _table(service, "strong")  # both seats pick at once: the AI too
+        order: list[str] = []
+
+        async def ai() -> None:
+            async for _ in service.ai_moves(game_id):
+                order.append("ai move")
+                return
+
+        task = asyncio.create_task(ai())
+        await asyncio.sleep(0)  # the runner loads the game and hands the search over
+        for _ in range(3):
+            assert await service.board(game_id, user_id=ANN)
+            panel = await service.panel(game_id, ANN)
+            assert panel.awaited
+            order.append("board")
+        await asyncio.wait_for(task, timeout=300)
+        assert order == ["board", "board", "board", "ai move"]
+    finally:
+        service.thinker.close()
+
+
+async def test_ai_move_is_the_level_s_reproducible_choice(repo: SqliteRepository,
+                                                           clock: FakeClock) -> None:
+    service = GameService(repo, clock=clock, render=FakeRender())
+    try:
+        game_id = await _table(service, "easy")
+        game, engine, state = await service._load(game_id)
+        expected = choose(engine, state, 1, "easy", game.seed, game.version)
+        results = [r async for r in service.ai_moves(game_id)]
+        assert results
+        entry = (await service.log(game_id, limit=50))[0]
+        assert (entry.seat, entry.action) == (1, str(expected))
+    finally:
+        service.thinker.close()
+
+
+async def test_levels_are_stored_per_seat_and_per_table(repo: SqliteRepository,
+                                                        clock: FakeClock) -> None:
+    service = GameService(repo, clock=clock, render=FakeRender())
+    game = await service.create(guild_id=1, channel_id=1, game_key="havana", creator_id=ANN,
+                                creator_name="Ann", seats=4)
+    await service.add_ai(game.id, ANN)
+    await service.add_ai(game.id, ANN, "strong")
+    with pytest.raises(InvalidOption):
+        await service.add_ai(game.id, ANN, "grandmaster")
+    info = await service.set_ai_level(game.id, "easy", ANN)
+    assert [s.level for s in info.seats[1:]] == ["normal", "strong"]
+    assert info.ai_level == "easy"
+    await service.start(game.id, ANN)
+    # An admin hands the creator's seat to the AI: it plays at the table's takeover level.
+    info = await service.remove_seat(game.id, 0, by_user_id=ANN, is_admin=True)
+    assert info.seats[0].is_ai and info.seats[0].level == "easy"
+    assert (await repo.get_game(game.id)).seats[2].level == "strong"  # durable
+
+
+async def test_shutdown_interrupts_a_pending_search() -> None:
+    thinker = Thinker(workers=1)
+    engine = registry.get("havana")
+    state = engine.new_game(2, 4)
+    searches = [asyncio.create_task(thinker.choose(engine, "havana", state, seat, "strong",
+                                                   4, 0)) for seat in (0, 1, 0, 1)]
+    await asyncio.sleep(0)
+    for task in searches:
+        task.cancel()
+    thinker.close()  # the queued searches are cancelled and the pool is shut down
+    done = await asyncio.gather(*searches, return_exceptions=True)
+    assert all(isinstance(r, asyncio.CancelledError) for r in done)
+    with pytest.raises(asyncio.CancelledError):
+        await thinker.choose(engine, "havana", state, 0, "normal", 4, 0)

@@ -1,0 +1,71 @@
+"""The AI's generic parts on small hand-made games: subset sampling, the information-set
+keys of simultaneous moves, and a search that finds a forced win."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engines.ai import choose
+from engines.ai.ismcts import HIDDEN, _key
+from engines.ai.moves import sample_subsets
+from engines.base import Action, Outcome, Result, Spec, Subset
+
+
+def test_subset_samples_are_bounded_distinct_and_accepted() -> None:
+    sub = Subset("keep", tuple("abcdefghij"), min_values=1, max_values=4)
+    moves = sample_subsets([sub], random.Random(1), per_subset=6)
+    assert 1 <= len(moves) <= 6 and len(set(moves)) == len(moves)
+    assert all(sub.accepts(m) for m in moves)
+
+
+def test_keys_hide_other_seats_simultaneous_moves() -> None:
+    path = [(0, Action("pick", ("a",)), True), (1, Action("pick", ("b",)), True),
+            (1, Action("play", ("b",)), False)]
+    assert _key(0, path) == (0, (0, "pick a"), (1, HIDDEN), (1, "play b"))
+    assert _key(1, path) == (1, (0, HIDDEN), (1, "pick b"), (1, "play b"))
+
+
+@dataclass(frozen=True)
+class Pile:
+    """Take 1 or 2 counters in turn; whoever takes the last one wins. Nothing is hidden."""
+
+    num_players: int
+    left: int
+    turn: int
+    rng: int = 0
+
+
+class PileEngine:
+    """A minimal engine without ``determinize``/``evaluate``: the AI's fallbacks."""
+
+    spec = Spec(key="pile", min_players=2, max_players=2)
+
+    def new_game(self, num_players: int, seed: int, options: Any = None) -> Pile:
+        return Pile(num_players, 7, 0, seed)
+
+    def active_players(self, s: Pile) -> frozenset[int]:
+        return frozenset() if s.left == 0 else frozenset({s.turn})
+
+    def legal_actions(self, s: Pile, seat: int) -> list[Action]:
+        return [Action("take", (str(n),)) for n in (1, 2) if n <= s.left]
+
+    def apply(self, s: Pile, seat: int, action: Action) -> Outcome[Pile]:
+        return Outcome(replace(s, left=s.left - int(action.args[0]), turn=1 - s.turn))
+
+    def is_over(self, s: Pile) -> bool:
+        return s.left == 0
+
+    def result(self, s: Pile) -> Result | None:
+        winner = 1 - s.turn  # the seat that took the last counter
+        return Result({winner: 1, s.turn: 0}, [[winner], [s.turn]]) if s.left == 0 else None
+
+
+def test_search_finds_the_forced_win_without_evaluate() -> None:
+    engine: Any = PileEngine()
+    state = Pile(2, 7, 0)  # leave a multiple of 3: take 1
+    for level in ("normal", "strong"):
+        assert choose(engine, state, 0, level, 5, 0) == Action("take", ("1",))
+    state = Pile(2, 5, 0)  # take 2
+    assert choose(engine, state, 0, "normal", 5, 0) == Action("take", ("2",))
