@@ -69,7 +69,7 @@ class LudoBot(commands.Bot):
     # ------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.on_error = error_handler.on_app_command_error  # type: ignore[assignment]
+        self.tree.on_error = error_handler.on_app_command_error  # type: ignore[method-assign]
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in CORE_EXTENSIONS:
             await self.load_extension(ext)

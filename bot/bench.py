@@ -102,7 +102,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank - 1]
 
 
-def random_game(engine: Engine, seats: int, seed: int,
+def random_game(engine: Engine[Any], seats: int, seed: int,
                 on_turn_end: Callable[[Any], None] | None = None) -> tuple[Any, int]:
     """Play one complete game with uniformly random offered actions; (final state, moves)."""
     rng = random.Random(seed)
@@ -121,7 +121,7 @@ def random_game(engine: Engine, seats: int, seed: int,
     return state, moves
 
 
-def bench_engine(engine: Engine, seats: int, mode: Mode, figures: GameFigures) -> None:
+def bench_engine(engine: Engine[Any], seats: int, mode: Mode, figures: GameFigures) -> None:
     durations: list[float] = []
     moves: list[int] = []
     started = time.perf_counter()
@@ -139,7 +139,7 @@ def bench_engine(engine: Engine, seats: int, mode: Mode, figures: GameFigures) -
     figures.moves_per_game = statistics.fmean(moves)
 
 
-def bench_render(engine: Engine, seats: int, mode: Mode, figures: GameFigures) -> None:
+def bench_render(engine: Engine[Any], seats: int, mode: Mode, figures: GameFigures) -> None:
     views: list[dict[str, Any]] = [engine.view(engine.new_game(seats, 1), None)]
     random_game(engine, seats, 1, lambda s: views.append(engine.view(s, None)))
     step = max(1, len(views) // mode.render_samples)
@@ -163,7 +163,7 @@ def bench_render(engine: Engine, seats: int, mode: Mode, figures: GameFigures) -
     figures.image_mean_bytes = statistics.fmean(sizes)
 
 
-async def bench_service(engine: Engine, seats: int, mode: Mode, figures: GameFigures) -> None:
+async def bench_service(engine: Engine[Any], seats: int, mode: Mode, figures: GameFigures) -> None:
     """Full service moves (AI seats, same path as a click) with real rendering and SQLite."""
     key = engine.spec.key
     all_ms: list[float] = []

@@ -177,7 +177,7 @@ class DeadlineKeeper:
             return
         skipped: list[bool] = []
 
-        def choose(engine: Engine, state: Any,
+        def choose(engine: Engine[Any], state: Any,
                    current: GameInfo) -> Action | Awaitable[Action]:
             if policy.on_timeout == "skip":
                 action = engine.skip_action(state, row.seat)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import discord
@@ -79,8 +79,8 @@ async def on_app_command_error(interaction: discord.Interaction[Any],
     await handle(interaction, error)
 
 
-def handled(callback: Callable[[Item, discord.Interaction[Any]], Awaitable[None]]
-            ) -> Callable[[Item, discord.Interaction[Any]], Awaitable[None]]:
+def handled(callback: Callable[[Item, discord.Interaction[Any]], Coroutine[Any, Any, None]]
+            ) -> Callable[[Item, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
     """For a component's ``callback``: discord.py only logs what a dynamic item raises, so
     its errors are routed here."""
 

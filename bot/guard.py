@@ -67,7 +67,7 @@ class Guarded:
         """Raise a :class:`bot.errors.ServiceError` if this click must be refused."""
         for number in self.ids():
             errors.check_id(number)
-        game = await self.game(interaction.client)  # type: ignore[arg-type]
+        game = await self.game(interaction.client)
         if game is not None:
             check_access(game, guild_id=interaction.guild_id, user_id=interaction.user.id,
                          seated=self.seated)

@@ -52,11 +52,11 @@ def effective(rows: Sequence[LogRow]) -> list[LogRow]:
     return [r for r in rows if r.effective]
 
 
-def initial_state(engine: Engine, game: GameInfo) -> Any:
+def initial_state(engine: Engine[Any], game: GameInfo) -> Any:
     return engine.new_game(len(game.seats), game.seed, game.options)
 
 
-def states(engine: Engine, game: GameInfo, moves: Sequence[LogRow]) -> Iterator[Any]:
+def states(engine: Engine[Any], game: GameInfo, moves: Sequence[LogRow]) -> Iterator[Any]:
     """Position 0 (the setup) then the state after each move."""
     state = initial_state(engine, game)
     yield state
@@ -65,12 +65,12 @@ def states(engine: Engine, game: GameInfo, moves: Sequence[LogRow]) -> Iterator[
         yield state
 
 
-def state_at(engine: Engine, game: GameInfo, moves: Sequence[LogRow], position: int) -> Any:
+def state_at(engine: Engine[Any], game: GameInfo, moves: Sequence[LogRow], position: int) -> Any:
     """The state after the first ``position`` effective moves."""
     return deque(states(engine, game, moves[:position]), maxlen=1)[0]
 
 
-def replay_from(engine: Engine, game: GameInfo, base: ReplayBase) -> Any:
+def replay_from(engine: Engine[Any], game: GameInfo, base: ReplayBase) -> Any:
     """The state at ``base``'s last move: its snapshot (or the setup), then its moves."""
     state = initial_state(engine, game) if base.state is None else engine.from_dict(base.state)
     for row in base.moves:
@@ -78,7 +78,7 @@ def replay_from(engine: Engine, game: GameInfo, base: ReplayBase) -> Any:
     return state
 
 
-async def rebuild_position(repo: Repository, engine: Engine, game: GameInfo,
+async def rebuild_position(repo: Repository, engine: Engine[Any], game: GameInfo,
                            position: int) -> Any:
     """The state after ``position`` effective moves, from the nearest stored snapshot
     (at most :data:`~bot.storage.base.SNAPSHOT_EVERY` moves replayed, in a worker thread)."""
@@ -86,7 +86,7 @@ async def rebuild_position(repo: Repository, engine: Engine, game: GameInfo,
     return await asyncio.to_thread(replay_from, engine, game, base)
 
 
-def digest(engine: Engine, state: Any) -> str:
+def digest(engine: Engine[Any], state: Any) -> str:
     """A stable fingerprint of a state (its canonical JSON)."""
     text = json.dumps(engine.to_dict(state), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -114,7 +114,7 @@ def key_positions(moves: Sequence[LogRow]) -> list[int]:
 
 # ------------------------------------------------------------------ export / import
 
-def export_document(engine: Engine, game: GameInfo, rows: Sequence[LogRow],
+def export_document(engine: Engine[Any], game: GameInfo, rows: Sequence[LogRow],
                     final_state: Any, *, now: float) -> dict[str, Any]:
     log_entries: list[dict[str, Any]] = []
     for row in rows:
@@ -276,7 +276,7 @@ def rebuild(engine_for: Any, document: Mapping[str, Any], *,
     if document.get("format") != EXPORT_FORMAT:
         raise _bad("format")
     try:
-        engine: Engine = engine_for(str(document.get("game")))
+        engine: Engine[Any] = engine_for(str(document.get("game")))
     except (KeyError, errors.ServiceError):
         raise errors.UnknownGameKey(game=str(document.get("game"))) from None
     seed, raw_options = document.get("seed"), document.get("options")
@@ -406,7 +406,7 @@ class History:
             raise errors.NoGameHere()
         return game
 
-    async def _started(self, game_id: int) -> tuple[GameInfo, Engine, list[LogRow]]:
+    async def _started(self, game_id: int) -> tuple[GameInfo, Engine[Any], list[LogRow]]:
         game = await self._started_game(game_id)
         return game, self.service.engine(game.game_key), await self.repo.history(game_id)
 
@@ -426,7 +426,7 @@ class History:
             raise errors.NotStarted(game_id=game_id)
         return game
 
-    async def moves(self, game_id: int) -> tuple[GameInfo, Engine, list[LogRow]]:
+    async def moves(self, game_id: int) -> tuple[GameInfo, Engine[Any], list[LogRow]]:
         game, engine, rows = await self._started(game_id)
         return game, engine, effective(rows)
 
@@ -528,7 +528,7 @@ class Animation:
     seconds: float
 
 
-def draw_animation(engine: Engine, game: GameInfo, moves: Sequence[LogRow], locale: str,
+def draw_animation(engine: Engine[Any], game: GameInfo, moves: Sequence[LogRow], locale: str,
                    *, max_frames: int = MAX_FRAMES) -> tuple[bytes, int]:
     """CPU work for a worker thread: replay, draw the sampled positions, encode the GIF."""
     from renderers.animation import animate

@@ -23,6 +23,7 @@ from bot.history import History, animation
 from bot.i18n import t
 from bot.models import FINISHED, GameInfo
 from bot.storage.base import LogRow
+from bot.ui import turn_message_view
 from bot.undo import Undo, UndoResult
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
                  if result.image else [])
         await play.reply(interaction, lines[0])
         await play.send_to_channel(bot, game, "\n".join(lines), files=files,
-                                   view=play.turn_message_view(game.id, locale),
+                                   view=turn_message_view(game.id, locale),
                                    ping=[s.user_id for s in result.awaited if s.user_id])
         bot.schedule_ai(game.id)
         return
@@ -319,7 +320,7 @@ class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 def _chosen(interaction: discord.Interaction[Any]) -> int:
     """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
-    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
+    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[call-overload]
     return digits(str(values[0]))
 
 

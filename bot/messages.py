@@ -1,6 +1,6 @@
 """Text of the public and private messages: event accounts, menu labels, standings, links.
 
-Engine events and labels carry seat numbers; here they become player names. Which
+Engine[Any] events and labels carry seat numbers; here they become player names. Which
 parameters are seats is declared by the game (``Spec.seat_params`` and
 ``Spec.seat_list_params``), never guessed from their names; the mapping reaches into nested
 :class:`Message` parameters too.

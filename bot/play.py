@@ -57,7 +57,7 @@ def answering() -> asyncio.Semaphore:
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> LudoBot:
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[no-any-return]
 
 
 def user_locale(interaction: discord.Interaction[Any]) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -61,7 +62,7 @@ def new_ratings(players: Sequence[RatedSeat], known: Mapping[int, tuple[float, f
 
 
 class Ratings:
-    def __init__(self, repo: Repository, engine_for: Callable[[str], Engine], *,
+    def __init__(self, repo: Repository, engine_for: Callable[[str], Engine[Any]], *,
                  clock: Callable[[], float]) -> None:
         self.repo = repo
         self.engine_for = engine_for

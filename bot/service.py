@@ -181,7 +181,7 @@ def _coerce(name: str, value: Any, kind: type) -> Any:
 class GameService:
     def __init__(self, repo: Repository, *, clock: Callable[[], float] = time.time,
                  ai_delay: float = 0.0, render: RenderFn = render_board,
-                 engine_for: Callable[[str], Engine] = registry.get,
+                 engine_for: Callable[[str], Engine[Any]] = registry.get,
                  default_locale: str = "en", default_reminder_hours: float = 24.0,
                  render_turns: bool = True, thinker: Thinker | None = None,
                  default_ai_level: str = DEFAULT_LEVEL) -> None:
@@ -203,7 +203,7 @@ class GameService:
         self.ratings = Ratings(repo, self.engine, clock=clock)
 
     # --- loading -----------------------------------------------------------------------
-    def engine(self, game_key: str) -> Engine:
+    def engine(self, game_key: str) -> Engine[Any]:
         try:
             return self._engine_for(game_key)
         except KeyError:
@@ -215,7 +215,7 @@ class GameService:
             raise errors.UnknownGame(game_id=game_id)
         return game
 
-    async def _load(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
+    async def _load(self, game_id: int) -> tuple[GameInfo, Engine[Any], Any]:
         """Game, engine and state (``None`` in the lobby)."""
         loaded = await self.repo.load_game(errors.check_id(game_id))
         if loaded is None:
@@ -224,13 +224,13 @@ class GameService:
         engine = self.engine(game.game_key)
         return game, engine, (None if data is None else engine.from_dict(data))
 
-    async def _load_started(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
+    async def _load_started(self, game_id: int) -> tuple[GameInfo, Engine[Any], Any]:
         game, engine, state = await self._load(game_id)
         if game.status == LOBBY:
             raise errors.NotStarted(game_id=game_id)
         return game, engine, state
 
-    async def _load_active(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
+    async def _load_active(self, game_id: int) -> tuple[GameInfo, Engine[Any], Any]:
         game, engine, state = await self._load_started(game_id)
         if game.status != ACTIVE:
             raise GameOver(f"game {game_id} is {game.status}")
@@ -243,7 +243,7 @@ class GameService:
         return [s.name for s in game.seats]
 
     @staticmethod
-    def _awaited(game: GameInfo, engine: Engine, state: Any) -> tuple[Seat, ...]:
+    def _awaited(game: GameInfo, engine: Engine[Any], state: Any) -> tuple[Seat, ...]:
         if game.status != ACTIVE or state is None or engine.is_over(state):
             return ()
         return tuple(game.seats[s] for s in sorted(engine.active_players(state)))
@@ -360,7 +360,7 @@ class GameService:
         log.info("game %d: takeover AI level %s", game_id, level)
         return game
 
-    async def think(self, game: GameInfo, engine: Engine, state: Any, seat: int,
+    async def think(self, game: GameInfo, engine: Engine[Any], state: Any, seat: int,
                     level: str) -> Action:
         """An AI's move for ``seat``, computed off the event loop (:mod:`bot.thinker`)."""
         return await self.thinker.choose(engine, game.game_key, state, seat, level,
@@ -511,7 +511,7 @@ class GameService:
         return not await self.repo.moved_since(game.id, seat, since)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
-                       choose: Callable[[Engine, Any, GameInfo], Action | Awaitable[Action]]
+                       choose: Callable[[Engine[Any], Any, GameInfo], Action | Awaitable[Action]]
                        ) -> MoveResult | None:
         """Play one move chosen by ``choose`` for a player who let their time run out
         (:mod:`bot.deadlines`); None once that seat is no longer theirs or awaited.
@@ -561,7 +561,7 @@ class GameService:
                 result = await self._apply(current, engine, state, seat.seat, move)
             yield result
 
-    async def _apply(self, game: GameInfo, engine: Engine, state: Any, seat: int,
+    async def _apply(self, game: GameInfo, engine: Engine[Any], state: Any, seat: int,
                      action: Action) -> MoveResult:
         outcome = engine.apply(state, seat, action)
         new_state = outcome.state
@@ -676,7 +676,7 @@ class GameService:
                 seat = found.seat
             return await self.image(game, engine, state, seat, normalise(locale))
 
-    async def image(self, game: GameInfo, engine: Engine, state: Any, seat: int | None,
+    async def image(self, game: GameInfo, engine: Engine[Any], state: Any, seat: int | None,
                     locale: str) -> bytes:
         """The board of ``state`` (at ``game.version``) as ``seat`` sees it (None: spectator),
         drawn once per (game, version, viewer, locale, names) however many ask."""
@@ -685,7 +685,7 @@ class GameService:
         return await self.images.get(key, lambda: self._render_fn(
             game.game_key, engine.view(state, seat), names, locale))
 
-    async def _render(self, game: GameInfo, engine: Engine, state: Any) -> bytes | None:
+    async def _render(self, game: GameInfo, engine: Engine[Any], state: Any) -> bytes | None:
         """The public (spectator) board in the server's language; a drawing bug must not
         lose an already saved move, so it is logged and the message goes without image."""
         try:

@@ -32,7 +32,7 @@ MAX_SELECT_OPTIONS = 25
 
 
 def _client(interaction: discord.Interaction[Any]) -> LudoBot:
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[no-any-return]
 
 
 def encode_action(text: str) -> str:
@@ -131,7 +131,7 @@ class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
         if not values:
             await interaction.response.send_message(
                 t("ui.nothing_chosen", play.user_locale(interaction)), ephemeral=True)
@@ -184,7 +184,7 @@ class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
         action = self.subset().action(option_value(str(v)) for v in values)  # checked here
         await play.act_from_component(interaction, self.game_id, self.version, str(action))
 
