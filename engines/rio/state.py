@@ -1,0 +1,279 @@
+"""Río de la Plata state: plain records of JSON values, checked field by field on load.
+
+``from_dict`` checks every field against its annotation (no raw Python error reaches the
+caller), then the counts the rules conserve: each player's 10 workers are all somewhere,
+ids are known, seats are in range.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import InvalidState
+
+from .data import BOARD, CHARACTERS, LADDERS, MAJOR, MINOR
+
+PHASES = ("complete", "place", "effects", "combat", "over")
+COMBAT_STEPS = ("stage", "cannon", "cannon_kill", "recruit", "round", "merge", "keep")
+OPTIONS = {"short_game": (False, True), "bonus_reduction": (False, True),
+           "experience_level": ("expert", "intermediate", "beginner"),
+           "final_forced_combats": (True, False)}
+ROLE_STAY, ROLE_ACT, ROLE_UPGRADE = 0, 1, 2
+
+
+@dataclass(slots=True)
+class Player:
+    silver: int = 0
+    wood: int = 0
+    stone: int = 0
+    precious: int = 0
+    vp: int = 0
+    supply: int = 0  # workers at home (the turn-order marker is not counted)
+    placed: int = 0  # workers placed this round (≤ 5)
+    bought: int = 0  # wood/stone bought from the bank this round (price 1, 2, 3…)
+    attacks: int = 0
+    claim: str = ""  # character claimed this round
+    trade_sub: str = ""  # this player's trade-draft menu cursor
+
+
+@dataclass(slots=True)
+class Group:
+    gid: int
+    cell: int  # -1: outside the city, at ``edge``
+    edge: str
+    pawns: list[int]  # owner per pawn, top first; -1 = enemy
+    moves: int = 0
+    fought: bool = False
+    stopped: bool = False
+    bonus: bool = False
+
+
+@dataclass(slots=True)
+class Combat:
+    enemy: str  # "natives" | "pirates"
+    attacker: int
+    step: str
+    forced: bool = False
+    stacks: list[list[Any]] = field(default_factory=list)  # [edge, n] staged outside
+    to_stage: int = 0
+    shooter: int = -1
+    cannon_cap: int = 0
+    kills: int = 0
+    recruiters: list[int] = field(default_factory=list)
+    recruit_idx: int = 0
+    free_left: int = 0
+    bought: int = 0
+    groups: list[Group] = field(default_factory=list)
+    next_gid: int = 1
+    order: list[int] = field(default_factory=list)  # attacker first, then defenders
+    turn: int = 0
+    sel: int = 0  # selected group id (0: none)
+    round: int = 1
+    quiet: int = 0  # combat rounds in a row without a battle the attacker provoked
+    provoked: bool = False
+    first: bool = True  # the attacker's first move (every stack must be split)
+    pending: dict[str, int] = field(default_factory=dict)  # a mixed-merge request
+    hold: list[int] = field(default_factory=list)
+    keep_pending: list[int] = field(default_factory=list)
+    frozen: list[int] = field(default_factory=list)
+    sub: str = ""
+    roll: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class State:
+    num_players: int
+    rng: int
+    options: dict[str, Any]
+    rounds: int
+    players: list[Player]
+    order: list[int]
+    natives: int
+    pirates: int
+    round: int = 1
+    phase: str = "place"
+    cur: int = 0
+    bld: list[str] = field(default_factory=list)  # building per cell ("" none)
+    bown: list[int] = field(default_factory=list)  # owner of a hut/house, else -1
+    built: list[int] = field(default_factory=list)  # cells built on this round
+    acts: list[int] = field(default_factory=list)  # activations used this round, per cell
+    cw: list[list[list[int]]] = field(default_factory=list)  # per cell: [seat, n, role]
+    ladders: dict[str, list[int]] = field(default_factory=dict)  # seat per space, -1 free
+    ladder_last: dict[str, int] = field(default_factory=dict)
+    closed: list[str] = field(default_factory=list)  # majors built (or destroyed)
+    reserved: dict[str, int] = field(default_factory=dict)  # pieces held by walls/roads
+    walls: list[str] = field(default_factory=list)
+    roads: list[str] = field(default_factory=list)
+    pieces_used: int = 0
+    prod: list[int] = field(default_factory=list)  # seat per production space taken
+    prod_done: list[bool] = field(default_factory=list)
+    agri: list[int] = field(default_factory=list)
+    crafts: list[int] = field(default_factory=list)
+    quay: list[int] = field(default_factory=list)
+    loaded: list[int] = field(default_factory=list)
+    bids: list[int] = field(default_factory=list)
+    claims: dict[str, int] = field(default_factory=dict)
+    chars: dict[str, list[int]] = field(default_factory=dict)  # id -> [seat, round got]
+    ship_at_sea: bool = False
+    ship_return: int = 0
+    cargo: list[list[int]] = field(default_factory=list)  # per seat [wood, stone, precious]
+    ship_order: int = -1
+    quay_open: bool = False
+    queue: list[list[Any]] = field(default_factory=list)  # completion tasks [kind, seat, n]
+    incomes: list[str] = field(default_factory=list)  # current effects player's pending
+    sub: str = ""  # the active player's menu cursor
+    combat: Combat | None = None
+    trades: list[dict[str, Any]] = field(default_factory=list)
+    drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    next_trade: int = 1
+    last_roll: list[int] = field(default_factory=list)
+    final: dict[str, list[int]] = field(default_factory=dict)  # end-scoring breakdown
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+
+def workers_out(s: State, seat: int) -> int:
+    """Workers of ``seat`` anywhere but at home (the turn-order marker excluded)."""
+    n = sum(w[1] for cell in s.cw for w in cell if w[0] == seat)
+    n += sum(1 for lad in s.ladders.values() for x in lad if x == seat)
+    n += sum(BOARD.prod_workers[i] if i < len(BOARD.prod_workers) else BOARD.prod_beyond
+             for i, x in enumerate(s.prod) if x == seat)
+    n += s.agri[seat] + s.crafts[seat] + s.quay[seat] + s.bids[seat]
+    n += sum(1 for x in s.claims.values() if x == seat)
+    if s.combat is not None:
+        n += sum(1 for g in s.combat.groups for p in g.pawns if p == seat)
+    return n
+
+
+# --- serialisation ----------------------------------------------------------------------
+def to_dict(state: State) -> dict[str, Any]:
+    data = dataclasses.asdict(state)
+    data["game"] = "rio"
+    data["version"] = 1
+    return data
+
+
+def _fail(message: str) -> InvalidState:
+    return InvalidState(f"Invalid Río state: {message}", key="error.invalid_state",
+                        detail=message)
+
+
+def _convert(value: Any, tp: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return copy.deepcopy(value)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(value, inner[0], where)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise _fail(f"{where} must be a boolean")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(f"{where} must be an integer")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise _fail(f"{where} must be a string")
+        return value
+    if origin is list:
+        if not isinstance(value, list):
+            raise _fail(f"{where} must be a list")
+        (item,) = typing.get_args(tp)
+        return [_convert(v, item, f"{where}[]") for v in value]
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            raise _fail(f"{where} must be a mapping")
+        _, item = typing.get_args(tp)
+        return {str(k): _convert(v, item, f"{where}.{k}") for k, v in value.items()}
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(value, Mapping):
+            raise _fail(f"{where} must be a mapping")
+        hints = typing.get_type_hints(tp)
+        names = [f.name for f in dataclasses.fields(tp)]
+        if set(value) - {"game", "version"} != set(names):
+            raise _fail(f"{where} fields")
+        return tp(**{n: _convert(value[n], hints[n], f"{where}.{n}") for n in names})
+    raise _fail(f"{where}: unsupported type")  # pragma: no cover - schema error
+
+
+def from_dict(data: Mapping[str, Any]) -> State:
+    if not isinstance(data, Mapping) or data.get("game") != "rio":
+        raise _fail("not a Río state")
+    s: State = _convert(data, State, "state")
+    _check(s)
+    return s
+
+
+def _check(s: State) -> None:  # noqa: C901 - one list of the conserved counts
+    n = s.num_players
+    if not 2 <= n <= 5 or len(s.players) != n:
+        raise _fail("player count")
+    seats = range(n)
+    for k, allowed in OPTIONS.items():
+        if s.options.get(k) not in allowed:
+            raise _fail(f"option {k}")
+    if s.phase not in PHASES or sorted(s.order) != list(seats):
+        raise _fail("phase or turn order")
+    if not 1 <= s.round <= s.rounds + 1 or s.rounds not in (BOARD.rounds, BOARD.rounds_short):
+        raise _fail("round")
+    if not 0 <= s.natives <= BOARD.enemy_max or not 0 <= s.pirates <= BOARD.enemy_max:
+        raise _fail("enemy track")
+    nc = BOARD.ncells
+    if len(s.bld) != nc or len(s.bown) != nc or len(s.cw) != nc or len(s.acts) != nc:
+        raise _fail("city size")
+    for i, b in enumerate(s.bld):
+        if b not in ("", *MINOR, *MAJOR):
+            raise _fail(f"building {b!r}")
+        if (s.bown[i] >= 0) != (b in ("hut", "house")) or s.bown[i] >= n:
+            raise _fail("dwelling owner")
+        for w in s.cw[i]:
+            if len(w) != 3 or w[0] not in seats or not 1 <= w[1] <= 3 or w[2] not in (0, 1, 2):
+                raise _fail("city workers")
+        if sum(w[1] for w in s.cw[i]) > 3 or (s.cw[i] and i in BOARD.reserved):
+            raise _fail("too many workers on a cell")
+    if set(s.ladders) != set(LADDERS) or not set(s.closed) <= set(MAJOR):
+        raise _fail("ladders")
+    for name, spaces in s.ladders.items():
+        if len(spaces) != len(BOARD.ladders[name].vps(n)) or any(x not in (-1, *seats)
+                                                                 for x in spaces):
+            raise _fail(f"ladder {name}")
+    per_seat = (s.agri, s.crafts, s.quay, s.loaded, s.bids, s.cargo)
+    if any(len(x) != n for x in per_seat) or any(len(c) != 3 or min(c) < 0 for c in s.cargo):
+        raise _fail("per-player lists")
+    if not set(s.claims) | set(s.chars) <= set(CHARACTERS):
+        raise _fail("characters")
+    if any(x not in seats for x in (*s.prod, *s.claims.values())) or len(s.prod_done) != len(s.prod):
+        raise _fail("seat out of range")
+    placed = s.pieces_used + sum(s.reserved.values())
+    if placed > BOARD.pieces or len(s.walls) + len(s.roads) != s.pieces_used:
+        raise _fail("wall/road pieces")
+    for i, p in enumerate(s.players):
+        if min(p.silver, p.wood, p.stone, p.precious, p.vp, p.supply, p.placed) < 0:
+            raise _fail(f"player {i} negative count")
+        if p.supply + workers_out(s, i) + 1 != BOARD.workers:
+            raise _fail(f"player {i} workers do not total {BOARD.workers}")
+        dwellings = sum(1 for j in range(nc) if s.bown[j] == i)
+        if dwellings > BOARD.dwellings:
+            raise _fail(f"player {i} has more than {BOARD.dwellings} dwellings")
+    if s.combat is not None:
+        c = s.combat
+        if c.step not in COMBAT_STEPS or c.attacker not in seats or c.enemy not in (
+                "natives", "pirates"):
+            raise _fail("combat")
+        for g in c.groups:
+            if not 1 <= len(g.pawns) <= 3 or (g.cell < 0 and g.edge not in BOARD.perimeter):
+                raise _fail("combat group")
+    if s.phase == "combat" and s.combat is None:
+        raise _fail("combat phase without a combat")
