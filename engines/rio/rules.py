@@ -342,7 +342,7 @@ def run_place(ctx: C, seat: int, a: A) -> None:
         sector = arg
         getattr(s, "bids" if sector == "order" else sector)[seat] += n
         _placed(s, seat, n)
-        ctx.emit(f"rio.ev.{sector}", seat=seat, n=n)
+        ctx.emit(f"rio.ev.sector_{sector}", seat=seat, n=n)
     elif kind == "claim":
         s.claims[a.args[0]] = seat
         p.claim = a.args[0]

@@ -136,7 +136,36 @@ class State:
     final: dict[str, list[int]] = field(default_factory=dict)  # end-scoring breakdown
 
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        """A deep copy, ~20x cheaper than ``copy.deepcopy`` (playouts clone every step)."""
+        new = copy.copy(self)
+        for name in _CONTAINERS:
+            setattr(new, name, _cp(getattr(self, name)))
+        new.players = [copy.copy(p) for p in self.players]
+        new.cw = [[w[:] for w in cell] if cell else [] for cell in self.cw]
+        if self.combat is not None:
+            c = copy.copy(self.combat)
+            for name in _COMBAT_CONTAINERS:
+                setattr(c, name, _cp(getattr(self.combat, name)))
+            c.groups = [Group(g.gid, g.cell, g.edge, g.pawns[:], g.moves, g.fought, g.stopped,
+                              g.bonus) for g in self.combat.groups]
+            new.combat = c
+        return new
+
+
+def _cp(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_cp(v) if isinstance(v, (list, dict)) else v for v in value]
+    if isinstance(value, dict):
+        return {k: _cp(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+    return value
+
+
+_CONTAINERS = ("options", "order", "bld", "bown", "built", "acts", "ladders", "ladder_last",
+               "closed", "reserved", "walls", "roads", "prod", "prod_done", "agri", "crafts",
+               "quay", "loaded", "bids", "claims", "chars", "cargo", "queue", "incomes",
+               "trades", "drafts", "last_roll", "final")
+_COMBAT_CONTAINERS = ("stacks", "recruiters", "order", "pending", "hold", "keep_pending",
+                      "frozen", "roll")
 
 
 def workers_out(s: State, seat: int) -> int:
