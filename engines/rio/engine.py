@@ -9,6 +9,7 @@ from engines.base import (
     Action,
     Choice,
     Ctx,
+    Event,
     GameOver,
     InvalidState,
     Message,
@@ -114,6 +115,20 @@ def run(ctx: Ctx[State], seat: int, action: Action) -> None:
         combat.run(ctx, seat, action)
 
 
+_NAMED = {"building": "building", "char": "char", "res": "res", "ladder": "ladder",
+          "enemy": "enemy", "conv": "res", "reason": "reason"}
+
+
+def _named(event: Event) -> Event:
+    """Id parameters become catalogue references ("@rio.building.hut"), shown translated."""
+    params = dict(event.params)
+    for name, ns in _NAMED.items():
+        value = params.get(name)
+        if isinstance(value, str) and value:
+            params[name] = f"@rio.{ns}.{value}"
+    return Event(event.key, params, event.to)
+
+
 class RioEngine:
     """Stateless: every method takes the state it works on."""
 
@@ -158,7 +173,8 @@ class RioEngine:
             raise checks.reason(s, seat, action)
         ctx = Ctx(s.clone())
         run(ctx, seat, action)
-        return ctx.outcome()
+        out = ctx.outcome()
+        return Outcome(out.state, tuple(_named(e) for e in out.events), out.irreversible)
 
     def apply_unchecked(self, s: State, seat: int, action: Action) -> State:
         ctx = Ctx(s.clone())

@@ -749,7 +749,8 @@ def end_effects(ctx: C) -> None:
         if s.bld[i] and s.cw[i]:
             workers_home(s, i)
     for k, seat in enumerate(s.prod):
-        s.players[seat].supply += prod_need(k)
+        if not s.prod_done[k]:
+            s.players[seat].supply += prod_need(k)
     s.prod, s.prod_done = [], []
     for seat in range(s.num_players):
         pl = s.players[seat]

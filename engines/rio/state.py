@@ -173,7 +173,7 @@ def workers_out(s: State, seat: int) -> int:
     n = sum(w[1] for cell in s.cw for w in cell if w[0] == seat)
     n += sum(1 for lad in s.ladders.values() for x in lad if x == seat)
     n += sum(BOARD.prod_workers[i] if i < len(BOARD.prod_workers) else BOARD.prod_beyond
-             for i, x in enumerate(s.prod) if x == seat)
+             for i, x in enumerate(s.prod) if x == seat and not s.prod_done[i])
     n += s.agri[seat] + s.crafts[seat] + s.quay[seat] + s.bids[seat]
     n += sum(1 for x in s.claims.values() if x == seat)
     if s.combat is not None:
