@@ -11,7 +11,7 @@ from .data import BOARD
 from .state import State
 
 B = BOARD
-DESCRIBED = frozenset({"space", "build", "convert", "fire", "buy", "evict", "ship", "claim",
+DESCRIBED = frozenset({"space", "build", "convert", "fire", "buy", "evict", "ship",
                        "put", "act", "upgrade", "bonus", "merge", "stack", "taccept"})
 
 
@@ -30,7 +30,7 @@ def _params(s: State, seat: int, a: Action) -> dict[str, Any]:
         m = B.minor[a.args[0]]
         short, price = rules.purchase(p, m.cost["wood"], m.cost["stone"])
         params.update(workers=m.workers, vp=m.vp, buy=short, silver=price, **m.cost)
-    elif a.kind == "claim":
+    elif a.kind == "claim" and a.args:
         ch = B.characters[a.args[0]]
         params.update(cost=ch.cost, vp=ch.vp_needed)
     elif a.kind == "buy" and s.combat is not None:

@@ -206,13 +206,13 @@ def legal_stage(s: State, c: Combat) -> list[A]:
     head, _, arg = c.sub.partition(":")
     if head == "side":
         return [A("edge", (e,)) for e in city.open_entries(s) if B.entry_side[e] == arg] + \
-            [A("back")]
+            [A("back"), A("auto")]
     if head == "edge":
         left = c.to_stage
-        out = [A("stack", (str(k),)) for k in range(1, min(24, left) + 1)]
-        if left > 24:
+        out = [A("stack", (str(k),)) for k in range(1, min(22, left) + 1)]
+        if left > 22:
             out.append(A("stack", ("all",)))
-        return out + [A("back")]
+        return out + [A("back"), A("auto")]
     out = []
     if c.to_stage:
         entries = city.open_entries(s)
@@ -254,9 +254,9 @@ def legal_recruit(s: State, c: Combat, seat: int) -> list[A]:
     if head in ("free", "buy"):
         if arg:
             return [A("cell", (B.token(i),)) for i in cells
-                    if B.quarter_of[i] == int(arg)] + [A("back")]
+                    if B.quarter_of[i] == int(arg)] + [A("back"), A("auto")]
         return [A("quarter", (str(q),)) for q in sorted({B.quarter_of[i] for i in cells})] + \
-            [A("back")]
+            [A("back"), A("auto")]
     out = []
     if cells and c.free_left > 0:
         out.append(A("recruit"))
@@ -322,6 +322,12 @@ def can_enter_cell(s: State, c: Combat, j: int, size: int) -> bool:
 
 
 def legal_round(s: State, c: Combat, seat: int) -> list[A]:
+    out = _legal_round(s, c, seat)
+    finishing = A("auto") if seat == c.attacker and _must_enter(s, c) else A("end")
+    return out if finishing in out else [*out, finishing]
+
+
+def _legal_round(s: State, c: Combat, seat: int) -> list[A]:
     head, _, arg = c.sub.partition(":")
     attacker = seat == c.attacker
     if c.sel:
@@ -615,6 +621,29 @@ def run_round(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch
         c.sel = int(a.args[0])
         return
     if k == "end":
+        end_turn(ctx, seat)
+        return
+    if k == "auto":  # deadline default of the attacker's first move: split and enter
+        c.sel = 0
+        for st in list(c.stacks):
+            while int(st[1]) > 0 and can_enter_cell(s, c, B.perimeter[st[0]], 1):
+                n = min(3, int(st[1]))
+                st[1] = int(st[1]) - n
+                g = Group(c.next_gid, -1, st[0], [ENEMY] * n, moves=moves_for(n))
+                c.next_gid += 1
+                c.groups.append(g)
+                if can_enter(s, c, g, B.perimeter[st[0]]):
+                    step_to(ctx, seat, g, B.perimeter[st[0]], "")
+                if attacker_pawns(c) == 0:
+                    break
+            if int(st[1]) <= 0 and st in c.stacks:
+                c.stacks.remove(st)
+        for g in c.groups:
+            if g.cell < 0 and g.moves > 0 and can_enter(s, c, g, B.perimeter[g.edge]):
+                step_to(ctx, seat, g, B.perimeter[g.edge], "")
+        if c.step == "round" and attacker_pawns(c) == 0:
+            finish(ctx)
+            return
         end_turn(ctx, seat)
         return
     if k == "hold":

@@ -92,9 +92,14 @@ def skip(s: State, seat: int) -> Action | None:
         return Action("auto") if Action("auto") in options else options[0]
     c = s.combat
     assert c is not None
-    return {"stage": Action("auto"), "cannon": Action("hold"), "cannon_kill": Action("auto"),
-            "recruit": Action("auto"), "merge": Action("refuse"), "round": Action("end"),
-            }.get(c.step, Action("keep", tuple(combat.keep_subset_cells(s, seat))))
+    if c.step == "keep":
+        return Action("keep", tuple(combat.keep_subset_cells(s, seat)))
+    options = combat.legal(s, seat)
+    return next(a for a in _DEFAULTS if a in options)
+
+
+_DEFAULTS = tuple(Action(k) for k in ("auto", "staged", "end", "refuse", "hold", "done", "stop",
+                                      "back"))
 
 
 def run(ctx: Ctx[State], seat: int, action: Action) -> None:
@@ -201,7 +206,14 @@ class RioEngine:
         return out
 
     def evaluate(self, s: State, seat: int) -> float:
-        """VP now plus what the end scoring would add, compared with the best rival."""
+        """VP now plus what the end scoring would add, compared with the best rival; once
+        over, 1 for a sole winner, a share for a tie, 0 otherwise."""
+        if s.phase == "over":
+            result = self.result(s)
+            assert result is not None
+            first = result.ranking[0]
+            return 1.0 / len(first) if seat in first else 0.0
+
         def worth(x: int) -> float:
             p = s.players[x]
             return p.vp + (p.silver + p.wood + p.stone + 2 * p.precious) / 3 + \

@@ -247,8 +247,7 @@ def legal_place(s: State, seat: int) -> list[A]:
         out = [A("count", (str(k),)) for k in range(1, left + 1)]
     elif head == "chars":
         out = [A("claim", (c,)) for c in free_characters(s)]
-    out.append(A("back"))
-    return out
+    return [*out, A("back"), A("done")]
 
 
 def run_place(ctx: C, seat: int, a: A) -> None:
@@ -585,9 +584,8 @@ def legal_effects(s: State, seat: int) -> list[A]:
         out = [A("build", (k,)) for k in build_options(s, seat, cell)]
         out += [A("convert", (c,)) for c in act_options(s, seat, cell)]
     elif head in ("road", "wall"):
-        return piece_menu(s, head, arg)
-    out.append(A("back"))
-    return out
+        out = [a for a in piece_menu(s, head, arg) if a.kind != "back"]
+    return [*out, A("back"), A("done")]
 
 
 def run_effects(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch
@@ -595,6 +593,9 @@ def run_effects(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch
     p = s.players[seat]
     head, _, arg = s.sub.partition(":")
     kind = a.kind
+    if kind == "done":
+        finish_turn(ctx, seat)
+        return
     if head in ("road", "wall") and kind not in ("back",):
         if piece_step(ctx, seat, head, a):
             s.incomes.remove(head)

@@ -143,8 +143,14 @@ def test_determinize_and_evaluate() -> None:
     d = ENGINE.determinize(s, 0, Rng(9))
     assert d.players == s.players and d.rng != s.rng
     assert all(0.0 <= ENGINE.evaluate(s, x) <= 1.0 for x in range(3))
-    best = max(range(3), key=lambda x: s.players[x].vp)
-    assert ENGINE.evaluate(s, best) >= 0.5
+    result = ENGINE.result(s)
+    assert result is not None
+    for x in range(3):
+        assert ENGINE.evaluate(s, x) == (1 / len(result.ranking[0])
+                                         if x in result.ranking[0] else 0.0)
+    mid = ENGINE.new_game(3, 5)
+    mid.players[0].vp = 30
+    assert ENGINE.evaluate(mid, 0) > 0.5 > ENGINE.evaluate(mid, 1)
 
 
 def test_views_hide_nothing_public_and_leak_no_draft() -> None:
