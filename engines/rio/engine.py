@@ -23,7 +23,7 @@ from engines.base import (
 )
 from engines.rng import Rng
 
-from . import checks, combat, rules, state, trades, view
+from . import checks, city, combat, rules, state, trades, view
 from .choices import choices as make_choices
 from .state import OPTIONS, State
 
@@ -216,8 +216,8 @@ class RioEngine:
 
         def worth(x: int) -> float:
             p = s.players[x]
-            return p.vp + (p.silver + p.wood + p.stone + 2 * p.precious) / 3 + \
-                rules.city.house_score(s, x)
+            return float(p.vp + (p.silver + p.wood + p.stone + 2 * p.precious) / 3
+                         + city.house_score(s, x))
 
         mine = worth(seat)
         best = max((worth(x) for x in range(s.num_players) if x != seat), default=mine)

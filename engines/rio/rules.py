@@ -183,10 +183,9 @@ def ladder_open(s: State, seat: int, name: str) -> bool:
     spaces = s.ladders[name]
     if name in s.closed or -1 not in spaces:
         return False
-    if B.ladders[name].repeat and all(x == -1 for x in spaces) and unreserved(s) < \
-            B.per_completion:
-        return False  # §1.7: an empty Walls/Roads ladder needs 3 unreserved pieces
-    return True
+    # §1.7: an empty Walls/Roads ladder takes a worker only while 3 pieces are unreserved
+    empty = all(x == -1 for x in spaces)
+    return not (B.ladders[name].repeat and empty and unreserved(s) < B.per_completion)
 
 
 def ladder_payments(s: State, seat: int, name: str) -> list[str]:

@@ -285,7 +285,8 @@ def _check(s: State) -> None:  # noqa: C901 - one list of the conserved counts
         raise _fail("per-player lists")
     if not set(s.claims) | set(s.chars) <= set(CHARACTERS):
         raise _fail("characters")
-    if any(x not in seats for x in (*s.prod, *s.claims.values())) or len(s.prod_done) != len(s.prod):
+    if any(x not in seats for x in (*s.prod, *s.claims.values())) or len(
+            s.prod_done) != len(s.prod):
         raise _fail("seat out of range")
     placed = s.pieces_used + sum(s.reserved.values())
     if placed > BOARD.pieces or len(s.walls) + len(s.roads) != s.pieces_used:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.base import Action, GameError, MAX_TOKEN
+from engines.base import MAX_TOKEN, Action, GameError
 from engines.rio import ENGINE
 from engines.rio.data import BOARD
 from engines.rio.state import State, workers_out
