@@ -13,7 +13,7 @@ KINDS = frozenset({
     "quarter", "cell", "put", "evict", "act", "upgrade", "space", "count", "claim", "income",
     "free_road", "free_wall", "load", "take", "build", "convert", "side", "edge", "auto", "site",
     "stack", "unstage", "staged", "fire", "hold", "kill", "recruit", "buy", "accept", "refuse",
-    "stacks", "size", "group", "outside", "enter", "step", "merge", "bonus", "stop", "end", "keep",
+    "stacks", "size", "group", "unhold", "outside", "enter", "step", "merge", "bonus", "stop", "end", "keep",
     *trades.KINDS})
 
 
@@ -24,7 +24,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if action.kind not in KINDS:
         return InvalidAction(f"Unknown Río action {action.kind!r}", key="rio.error.unknown",
                              action=action.kind)
-    if action.kind not in trades.KINDS and seat not in active(s):
+    if action.kind not in trades.KINDS and action.kind != "unhold" and seat not in active(s):
         return NotYourTurn(f"Seat {seat} is not awaited now", key="error.not_your_turn")
     for token in action.args:
         if "." in token and token.count(".") == 1 and BOARD.parse_cell(token) is None:

@@ -960,6 +960,7 @@ def close(ctx: C) -> None:
     retreat(s, c.enemy)
     forced = c.forced
     s.combat = None
+    rules.expire_trades(ctx)
     ctx.emit(TURN_END)
     if forced:
         end_game(ctx)

@@ -46,9 +46,11 @@ def legal(s: State, seat: int) -> list[Action]:
     if s.players[seat].trade_sub:
         default = skip(s, seat)
         return tr + ([default] if default is not None else [])
+    c = s.combat
+    extra = [Action("unhold")] if c is not None and seat in c.hold else []
     if seat not in active(s):
-        return tr
-    return game_legal(s, seat) + tr
+        return extra + tr
+    return game_legal(s, seat) + extra + tr
 
 
 def game_legal(s: State, seat: int) -> list[Action]:
@@ -106,6 +108,9 @@ def run(ctx: Ctx[State], seat: int, action: Action) -> None:
     s = ctx.s
     if action.kind in trades.KINDS:
         trades.run(ctx, seat, action)
+        return
+    if action.kind == "unhold" and s.combat is not None:
+        s.combat.hold.remove(seat)  # his groups move again from his next combat turn
         return
     s.players[seat].trade_sub = ""
     if s.phase == "place":

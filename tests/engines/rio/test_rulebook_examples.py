@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import Action, Ctx, IllegalAction
+from engines.base import Action
 from engines.rio import ENGINE, city, combat, rules
 from engines.rio.data import BOARD
 from engines.rio.state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE
