@@ -13,7 +13,8 @@ KINDS = frozenset({
     "quarter", "cell", "put", "evict", "act", "upgrade", "space", "count", "claim", "income",
     "free_road", "free_wall", "load", "take", "build", "convert", "side", "edge", "auto", "site",
     "stack", "unstage", "staged", "fire", "hold", "kill", "recruit", "buy", "accept", "refuse",
-    "stacks", "size", "group", "unhold", "outside", "enter", "step", "merge", "bonus", "stop", "end", "keep",
+    "stacks", "size", "group", "unhold", "outside", "enter", "step", "merge", "bonus", "stop",
+    "end", "keep",
     *trades.KINDS})
 
 

@@ -220,7 +220,7 @@ def legal_stage(s: State, c: Combat) -> list[A]:
         out.append(A("auto"))
     else:
         out.append(A("staged"))
-    if c.stacks:
+    if c.staged_log:
         out.append(A("unstage"))
     return out
 
@@ -298,7 +298,7 @@ def _discardable(c: Combat, seat: int, g: Group) -> list[Group]:
 def _selectable(s: State, c: Combat, seat: int) -> list[Group]:
     out = []
     for g in c.groups:
-        if controller(g, c.attacker) != seat or g.fought:
+        if controller(g, c.attacker) != seat or g.fought or g.stopped:
             continue
         if g.moves > 0 or (not g.bonus and _discardable(c, seat, g)):
             out.append(g)
@@ -392,18 +392,23 @@ def run(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch per step
             c.sub = f"edge:{a.args[0]}"
         elif k == "stack":
             n = c.to_stage if a.args[0] == "all" else int(a.args[0])
-            c.stacks.append([c.sub.partition(":")[2], n])
+            edge = c.sub.partition(":")[2]
+            add_stack(c, edge, n)
+            c.staged_log.append([edge, n])
             c.to_stage -= n
             c.sub = ""
         elif k == "unstage":
-            edge, n = c.stacks.pop()
+            edge, n = c.staged_log.pop()
+            add_stack(c, edge, -int(n))
             c.to_stage += int(n)
         elif k == "auto":
             entries = city.open_entries(s)
             counts = {e: 0 for e in entries}
             for i in range(c.to_stage):
                 counts[entries[i % len(entries)]] += 1
-            c.stacks += [[e, n] for e, n in counts.items() if n]
+            for e, n in counts.items():
+                if n:
+                    add_stack(c, e, n)
             c.to_stage = 0
             end_staging(ctx)
         elif k == "staged":
@@ -426,6 +431,17 @@ def run(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch per step
         answer_merge(ctx, k == "accept")
         return
     run_round(ctx, seat, a)
+
+
+def add_stack(c: Combat, edge: str, n: int) -> None:
+    """Several stacks on one entry are one pile outside it (they split on entering)."""
+    for st in c.stacks:
+        if st[0] == edge:
+            st[1] = int(st[1]) + n
+            if st[1] <= 0:
+                c.stacks.remove(st)
+            return
+    c.stacks.append([edge, n])
 
 
 def end_staging(ctx: C) -> None:
@@ -651,8 +667,9 @@ def run_round(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch
         end_turn(ctx, seat)
         return
     g = by_id(c, c.sel)
-    if k == "stop":
+    if k == "stop":  # this group is done for the combat round
         g.moves = 0
+        g.stopped = True
         c.sel = 0
         return
     if k == "bonus":
@@ -899,6 +916,7 @@ def end_combat_round(ctx: C) -> None:
         g.moves = moves_for(len(g.pawns))
         g.fought = False
         g.bonus = False
+        g.stopped = False
     ctx.emit("rio.ev.combat_round", n=c.round)
 
 

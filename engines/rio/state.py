@@ -60,7 +60,8 @@ class Combat:
     attacker: int
     step: str
     forced: bool = False
-    stacks: list[list[Any]] = field(default_factory=list)  # [edge, n] staged outside
+    stacks: list[list[Any]] = field(default_factory=list)  # [edge, n] staged, one per edge
+    staged_log: list[list[Any]] = field(default_factory=list)  # [edge, n] per stack action
     to_stage: int = 0
     shooter: int = -1
     cannon_cap: int = 0
@@ -166,7 +167,7 @@ _FLAT = ("order", "bld", "bown", "built", "acts", "closed", "walls", "roads", "p
          "prod_done", "agri", "crafts", "quay", "loaded", "bids", "incomes", "last_roll")
 _CONTAINERS = ("options", "ladders", "ladder_last", "reserved", "claims", "chars", "cargo",
                "queue", "trades", "drafts", "final")
-_COMBAT_CONTAINERS = ("stacks", "recruiters", "order", "pending", "hold", "keep_pending",
+_COMBAT_CONTAINERS = ("stacks", "staged_log", "recruiters", "order", "pending", "hold", "keep_pending",
                       "frozen", "roll")
 
 
