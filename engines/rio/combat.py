@@ -696,6 +696,8 @@ def run_round(ctx: C, seat: int, a: A) -> None:  # noqa: C901 - one dispatch
                      "answerer": answerer, "asker": seat, "cell": target}
         c.step = "merge"
         ctx.emit("rio.ev.merge_asked", seat=seat, target=answerer, commander=commander)
+        if seat in s.players[answerer].trusts:
+            answer_merge(ctx, True)
     refresh_sel(s, c, seat)
     if c.step == "round":
         check_over(ctx)

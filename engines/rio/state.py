@@ -40,6 +40,7 @@ class Player:
     attacks: int = 0
     claim: str = ""  # character claimed this round
     trade_sub: str = ""  # this player's trade-draft menu cursor
+    trusts: list[int] = field(default_factory=list)  # merges from these seats auto-accepted
 
 
 @dataclass(slots=True)
@@ -144,6 +145,8 @@ class State:
         for name in _CONTAINERS:
             setattr(new, name, _cp(getattr(self, name)))
         new.players = [copy.copy(p) for p in self.players]
+        for p in new.players:
+            p.trusts = p.trusts[:]
         new.cw = [[w[:] for w in cell] if cell else [] for cell in self.cw]
         if self.combat is not None:
             c = copy.copy(self.combat)

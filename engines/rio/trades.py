@@ -18,7 +18,7 @@ A = Action
 C = Ctx[State]
 GOODS = ("silver", "wood", "stone", "precious")
 KINDS = frozenset({"trade", "tnew", "tgive", "twant", "tamount", "tto", "tsend", "tcancel",
-                   "taccept", "tdecline", "twithdraw"})
+                   "taccept", "tdecline", "twithdraw", "trust", "untrust"})
 MAX_LISTED = 6  # offers listed in the trade menu at once (3 actions each at most)
 
 
@@ -55,6 +55,9 @@ def legal(s: State, seat: int) -> list[A]:
                                                                        offer["give"]):
                     out.append(A("taccept", (oid,)))
                 out.append(A("tdecline", (oid,)))
+        trusts = s.players[seat].trusts
+        out += [A("untrust" if x in trusts else "trust", (str(x),))
+                for x in range(s.num_players) if x != seat]
         return out + [A("trade")]
     if head in ("give", "want"):
         return [A("tamount", (str(k),)) for k in range(1, 25)] + [A("tcancel")]
@@ -77,6 +80,13 @@ def run(ctx: C, seat: int, a: A) -> None:
     k = a.kind
     if k == "trade":
         p.trade_sub = "" if p.trade_sub else "menu"
+        return
+    if k in ("trust", "untrust"):  # Part 3.4: "always accept merges from X"
+        other = int(a.args[0])
+        if k == "trust":
+            p.trusts.append(other)
+        else:
+            p.trusts.remove(other)
         return
     if k == "tnew":
         s.drafts[str(seat)] = {"give": {}, "want": {}, "to": -1}

@@ -545,3 +545,14 @@ def test_setup_last_player_bonus() -> None:
     assert (s.players[last].wood, s.players[last].stone) == (3, 3)
     assert all((p.wood, p.stone, p.silver, p.supply) == (2, 2, 2, 9)
                for x, p in enumerate(s.players) if x != last)
+
+
+def test_trusted_merge_is_accepted_at_once() -> None:
+    s = combat_state(3, attacker=A2)
+    group(s, cell(3, 3), [A0])
+    group(s, cell(4, 3), [A1])
+    group(s, cell(14, 8), [-1])
+    s = do(s, A1, "trade", "trust 0", "trade")
+    s.combat.turn = 1
+    s = do(s, A0, "group 3.3", "merge e me")
+    assert s.combat.step == "round" and [g.pawns for g in s.combat.groups][0] == [A0, A1]
