@@ -170,8 +170,8 @@ _FLAT = ("order", "bld", "bown", "built", "acts", "closed", "walls", "roads", "p
          "prod_done", "agri", "crafts", "quay", "loaded", "bids", "incomes", "last_roll")
 _CONTAINERS = ("options", "ladders", "ladder_last", "reserved", "claims", "chars", "cargo",
                "queue", "trades", "drafts", "final")
-_COMBAT_CONTAINERS = ("stacks", "staged_log", "recruiters", "order", "pending", "hold", "keep_pending",
-                      "frozen", "roll")
+_COMBAT_CONTAINERS = ("stacks", "staged_log", "recruiters", "order", "pending", "hold",
+                      "keep_pending", "frozen", "roll")
 
 
 def workers_out(s: State, seat: int) -> int:
