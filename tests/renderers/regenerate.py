@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
-from renderers import havana, tuscany
-from tests.renderers import havana_states, tuscany_states
+from renderers import havana, rio, tuscany
+from tests.renderers import havana_states, rio_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
 
 log = logging.getLogger("tests.renderers.regenerate")
@@ -91,6 +91,24 @@ FIXTURES |= {
     "tuscany_space_4p": partial(tuscany_states.view_at, "space", 4, 2, 1),
     "tuscany_arrange_3p": partial(tuscany_states.view_at, "arrange", 3, 1),
     "tuscany_over_2p": partial(tuscany_states.view_at, "over", 2, 1),
+}
+
+# Río de la Plata: placement (3p), a combat (4p), the end (5p), French, a quarter close-up.
+RIO_NAMES = (*NAMES, "Eve")
+GOLDENS += [
+    Golden("rio_place_3p", "rio_place_3p", partial(rio.render, names=RIO_NAMES, locale="en")),
+    Golden("rio_combat_4p", "rio_combat_4p",
+           partial(rio.render, names=RIO_NAMES, locale="en")),
+    Golden("rio_over_5p", "rio_over_5p", partial(rio.render, names=RIO_NAMES, locale="en")),
+    Golden("rio_combat_4p_fr", "rio_combat_4p",
+           partial(rio.render, names=RIO_NAMES, locale="fr")),
+    Golden("rio_quarter_place_3p", "rio_place_3p",
+           partial(rio.render_quarter, quarter=6, legal=("5.7", "6.7", "5.8"), locale="en")),
+]
+FIXTURES |= {
+    "rio_place_3p": partial(rio_states.view_at, "place", 3, 1, 0),
+    "rio_combat_4p": partial(rio_states.view_at, "combat", 4, 1),
+    "rio_over_5p": partial(rio_states.view_at, "over", 5, 1),
 }
 
 
