@@ -512,7 +512,10 @@ def kill_staged(ctx: C, edge: str) -> None:
     if is_cannoneer(s, c):
         rules.add_vp(s, c.shooter, int(CB["vp_cannon"]))
     ctx.emit("rio.ev.cannon_kill", seat=c.shooter, edge=edge)
-    if c.kills <= 0 or not c.stacks:
+    if not c.stacks and not any(g.pawns[0] == ENEMY for g in c.groups):
+        ctx.emit(TURN_END, seat=c.shooter)
+        finish(ctx)  # the cannons killed every enemy: nothing left to fight
+    elif c.kills <= 0:
         ctx.emit(TURN_END, seat=c.shooter)
         start_recruits(ctx)
 

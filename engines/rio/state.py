@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -313,3 +314,105 @@ def _check(s: State) -> None:  # noqa: C901 - one list of the conserved counts
                 raise _fail("combat group")
     if s.phase == "combat" and s.combat is None:
         raise _fail("combat phase without a combat")
+    _check_menus(s)
+
+
+_EDGE = r"[hv]\.\d{1,2}\.\d{1,2}"
+_SUB = re.compile(r"(|city|city:[1-8]|cell:\d{1,3}|ladder|ladder:(palace|cathedral|fort|port|"
+                  r"walls|roads)|count:(agri|crafts|quay|order)|chars|prod:\d{1,2}|crafts|load|"
+                  r"income|road|road:[1-8]|road:[1-8]\.\d{1,3}|wall|wall:[nesw])")
+_COMBAT_SUB = re.compile(rf"(|pick|side:[nesw]|edge:{_EDGE}|stack:{_EDGE}|quarter:[0-8]|"
+                         r"free|free:[0-8]|buy|buy:[0-8])")
+_TRADE_SUB = re.compile(r"(|menu|draft|(give|want):(silver|wood|stone|precious))")
+
+
+def _check_menus(s: State) -> None:  # noqa: C901 - one list of shapes
+    """Menu cursors, trades and tasks: the shapes the menus parse, nothing else."""
+    nc = BOARD.ncells
+    seats = range(s.num_players)
+    road_edges = set(BOARD.road_edges)
+    free_walls = set(BOARD.perimeter) - BOARD.prebuilt_walls
+    if (not set(s.roads) <= road_edges or not set(s.walls) <= free_walls
+            or len(set(s.roads)) != len(s.roads) or len(set(s.walls)) != len(s.walls)):
+        raise _fail("walls or roads")
+    if (set(s.reserved) != {"walls", "roads"} or any(v not in (0, BOARD.per_completion)
+                                                     for v in s.reserved.values())):
+        raise _fail("reserved pieces")
+    if set(s.ladder_last) != set(LADDERS) or any(v not in (-1, *seats)
+                                                 for v in s.ladder_last.values()):
+        raise _fail("ladder completers")
+    if any(not 0 <= i < nc for i in s.built) or any(not 0 <= a <= 2 for a in s.acts):
+        raise _fail("cells built or used this round")
+    if len(set(s.closed)) != len(s.closed) or s.ship_return < 0 or s.ship_order not in (
+            -1, *seats) or not set(s.incomes) <= {"merchant", "road", "wall"}:
+        raise _fail("ship, closed ladders or incomes")
+    for seat, p in enumerate(s.players):
+        if p.claim and s.claims.get(p.claim) != seat:
+            raise _fail("character claim")
+        if p.attacks > 2 or p.bought > 99:
+            raise _fail("player counters")
+    cells = [int(x) for x in re.findall(r"\d+", s.sub)] if s.sub.startswith("cell") else []
+    if not _SUB.fullmatch(s.sub) or any(i >= nc for i in cells):
+        raise _fail("menu cursor")
+    if s.sub.startswith("road:") and "." in s.sub and int(s.sub.split(".")[1]) >= nc:
+        raise _fail("menu cursor")
+    if s.sub.startswith("prod:") and int(s.sub[5:]) >= len(s.prod):
+        raise _fail("menu cursor")
+    for p in s.players:
+        if not _TRADE_SUB.fullmatch(p.trade_sub) or any(x not in seats for x in p.trusts):
+            raise _fail("trade menu")
+    for task in s.queue:
+        if (len(task) != 3 or task[0] not in LADDERS or task[1] not in seats
+                or not isinstance(task[2], int) or isinstance(task[2], bool)):
+            raise _fail("completion task")
+    for key, draft in s.drafts.items():
+        if key not in {str(x) for x in seats} or set(draft) != {"give", "want", "to"}:
+            raise _fail("trade draft")
+        _goods(draft["give"])
+        _goods(draft["want"])
+        if draft["to"] not in (-1, *seats):
+            raise _fail("trade draft")
+    for offer in s.trades:
+        if set(offer) != {"id", "from", "to", "give", "want", "declined"}:
+            raise _fail("trade offer")
+        _goods(offer["give"])
+        _goods(offer["want"])
+        if offer["from"] not in seats or offer["to"] not in (-1, *seats) or not isinstance(
+                offer["id"], int) or not all(x in seats for x in offer["declined"]):
+            raise _fail("trade offer")
+    for char, owner in s.chars.items():
+        if len(owner) != 2 or owner[0] not in seats or owner[1] < 0:
+            raise _fail(f"character {char}")
+    c = s.combat
+    if c is not None:
+        if not _COMBAT_SUB.fullmatch(c.sub) or any(x not in seats for x in (
+                *c.order, *c.hold, *c.keep_pending, *c.recruiters)):
+            raise _fail("combat menu")
+        for g in c.groups:
+            if g.cell >= nc or any(p not in (-1, *seats) for p in g.pawns):
+                raise _fail("combat group")
+        for st in (*c.stacks, *c.staged_log):
+            if (len(st) != 2 or not isinstance(st[0], str) or st[0] not in BOARD.perimeter
+                    or not isinstance(st[1], int) or isinstance(st[1], bool) or st[1] < 1):
+                raise _fail("staged stack")
+        if c.step == "recruit" and not 0 <= c.recruit_idx < len(c.recruiters):
+            raise _fail("recruiter")
+        if c.step == "round" and not 0 <= c.turn < len(c.order):
+            raise _fail("combat turn")
+        if c.sel and all(g.gid != c.sel for g in c.groups):
+            raise _fail("selected group")
+        if c.step == "merge" and set(c.pending) != {"gid", "target", "commander", "answerer",
+                                                     "asker", "cell"}:
+            raise _fail("merge request")
+    if s.phase in ("place", "effects") and not 0 <= s.cur <= s.num_players:
+        raise _fail("current player")
+    if s.phase == "complete" and not s.queue:
+        raise _fail("completion without a task")
+
+
+def _goods(goods: Any) -> None:
+    if not isinstance(goods, dict) or not all(
+            (k in ("silver", "wood", "stone", "precious") or k in CHARACTERS)
+            and isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 99
+            for k, v in goods.items()):
+        raise _fail("trade goods")

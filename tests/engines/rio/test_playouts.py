@@ -165,3 +165,54 @@ def test_views_hide_nothing_public_and_leak_no_draft() -> None:
     assert "draft" not in spectator and other["draft"] is None and mine["draft"] is not None
     assert [p["silver"] for p in spectator["players"]] == [p.silver for p in s.players]
     json.dumps(spectator)
+
+
+def _mutations(data: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out.append((*path, k))
+            out += _mutations(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data[:3]):
+            out.append((*path, i))
+            out += _mutations(v, (*path, i))
+    return out
+
+
+def test_corrupted_states_are_refused_or_playable() -> None:
+    """Random corruption of saved states: ``from_dict`` refuses with InvalidState, or the
+    state it accepts answers every engine call without a raw Python error."""
+    from engines.base import InvalidState
+
+    rng = random.Random(4)
+    values = [None, -1, 0, 1, 7, 999, "x", "cell:999", "", [], {}, [1, 2], True, 1.5]
+    for n in (2, 4):
+        s = ENGINE.new_game(n, 8)
+        samples = []
+        steps = 0
+        while not ENGINE.is_over(s) and steps < 4000:
+            steps += 1
+            seat = min(ENGINE.active_players(s))
+            s = ENGINE.apply_unchecked(s, seat, pick(rng, s, seat))
+            if steps % 400 == 0:
+                samples.append(ENGINE.to_dict(s))
+        for data in samples:
+            paths = _mutations(data)
+            for _ in range(60):
+                bad = json.loads(json.dumps(data))
+                path = rng.choice(paths)
+                target = bad
+                for key in path[:-1]:
+                    target = target[key]
+                target[path[-1]] = rng.choice(values)
+                try:
+                    state = ENGINE.from_dict(bad)
+                except InvalidState:
+                    continue
+                for seat in range(n):
+                    ENGINE.legal_actions(state, seat)
+                    ENGINE.subsets(state, seat)
+                    ENGINE.choices(state, seat)
+                    ENGINE.view(state, seat)
+                ENGINE.active_players(state)
