@@ -489,7 +489,8 @@ def fire(ctx: C, bet: int) -> None:
     total = faces[0] + faces[1] + 2 + plus
     c.roll = [faces[0] + 1, faces[1] + 1]
     hit = total >= int(CB["cannon_base"]) + bet
-    ctx.emit("rio.ev.cannon", seat=c.shooter, bet=bet, roll=total, hit=hit)
+    ctx.emit("rio.ev.cannon_hit" if hit else "rio.ev.cannon_miss", seat=c.shooter, bet=bet,
+             roll=total)
     if hit:
         c.kills = bet
         c.step = "cannon_kill"
@@ -779,7 +780,8 @@ def answer_merge(ctx: C, accepted: bool) -> None:
     c.step = "round"
     g = by_id(c, pend["gid"])
     h = by_id(c, pend["target"])
-    ctx.emit("rio.ev.merge_answer", seat=pend["answerer"], accepted=accepted)
+    ctx.emit("rio.ev.merge_accepted" if accepted else "rio.ev.merge_refused",
+             seat=pend["answerer"], target=pend["asker"])
     if not accepted:
         return
     g.moves -= 1

@@ -122,7 +122,10 @@ def run(ctx: C, seat: int, a: A) -> None:
         s.next_trade += 1
         s.trades.append(offer)
         p.trade_sub = "menu"
-        ctx.emit("rio.ev.trade_offer", seat=seat, target=draft["to"], id=offer["id"])
+        if draft["to"] >= 0:
+            ctx.emit("rio.ev.trade_offer", seat=seat, target=draft["to"], id=offer["id"])
+        else:
+            ctx.emit("rio.ev.trade_offer_all", seat=seat, id=offer["id"])
         return
     oid = int(a.args[0])
     offer = next(o for o in s.trades if o["id"] == oid)

@@ -115,6 +115,11 @@ def test_every_emitted_key_and_label_is_catalogued() -> None:
         assert f"rio.choice.{kind}" in LOCALES["en"], kind
     for name in ("road", "wall"):
         assert f"rio.ev.{name}_placed" in LOCALES["en"]
+    dynamic = {f"rio.ev.sector_{x}" for x in ("agri", "crafts", "quay", "order")} | {
+        "rio.ev.road_placed", "rio.ev.wall_placed"}
+    for key in LOCALES["en"]:
+        if key.startswith(("rio.ev.", "rio.error.")):
+            assert f'"{key}"' in source or key in dynamic, f"stale catalogue key {key}"
 
 
 def test_bad_states_and_options_are_refused() -> None:
