@@ -15,8 +15,27 @@ DESCRIBED = frozenset({"space", "build", "convert", "fire", "buy", "evict", "shi
                        "put", "act", "upgrade", "bonus", "merge", "stack", "taccept"})
 
 
+_NAMESPACE = {"ladder": "ladder", "claim": "char", "build": "building", "convert": "res",
+              "take": "res", "side": "side", "tgive": "", "twant": ""}
+
+
+def _ref(kind: str, value: str) -> str:
+    """An id as a catalogue reference ("@rio.ladder.fort"), translated by the bot."""
+    ns = _NAMESPACE[kind] or ("char" if value in B.characters else "res")
+    return f"@rio.{ns}.{value}"
+
+
 def _params(s: State, seat: int, a: Action) -> dict[str, Any]:
     params: dict[str, Any] = {f"a{i}": v for i, v in enumerate(a.args)}
+    if a.kind in _NAMESPACE and a.args:
+        params["a0"] = _ref(a.kind, a.args[0])
+    if a.kind == "merge":
+        params["a0"] = f"@rio.side.{a.args[0]}"
+        params["a1"] = f"@rio.merge.{a.args[1]}"
+    if a.kind == "step":
+        params["a0"] = f"@rio.side.{a.args[0]}"
+    if a.kind in ("tto", "trust", "untrust") and a.args[0] != "all":
+        params["target"] = int(a.args[0])
     p = s.players[seat]
     head, _, arg = s.sub.partition(":")
     if a.kind == "space" and head == "ladder":
@@ -40,6 +59,16 @@ def _params(s: State, seat: int, a: Action) -> dict[str, Any]:
     return params
 
 
+def label_key(a: Action) -> str:
+    """The label's catalogue key: a menu opener without arguments, and an offer to
+    everyone, have their own wording."""
+    if a.kind in ("ladder", "prod", "claim") and not a.args:
+        return f"rio.choice.{a.kind}_menu"
+    if a.kind == "tto" and a.args == ("all",):
+        return "rio.choice.tto_all"
+    return f"rio.choice.{a.kind}"
+
+
 def choices(s: State, seat: int, actions: list[Action],
             subsets: list[Subset]) -> list[Choice | MultiChoice]:
     group = s.phase if s.combat is None else f"combat_{s.combat.step}"
@@ -50,7 +79,7 @@ def choices(s: State, seat: int, actions: list[Action],
         kind_group = "trade" if a.kind.startswith("t") and a.kind in (
             "trade", "tnew", "tgive", "twant", "tamount", "tto", "tsend", "tcancel",
             "taccept", "tdecline", "twithdraw") else group
-        out.append(Choice(a, Message(f"rio.choice.{a.kind}", params), desc, kind_group))
+        out.append(Choice(a, Message(label_key(a), params), desc, kind_group))
     for sub in subsets:
         out.append(MultiChoice(sub, Message("rio.choice.keep"),
                                tuple(Message("rio.choice.keep_cell", {"cell": o})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import string
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,11 @@ def test_contract_along_a_checked_game(n: int) -> None:
             assert ENGINE.from_dict(json.loads(json.dumps(ENGINE.to_dict(s)))) == s
         for e in out.events:
             assert e.key in LOCALES["en"] or e.key == "turn_end", e.key
+            if e.key != "turn_end":
+                for loc in ("en", "fr"):
+                    fields = {f for _, f, _, _ in string.Formatter().parse(LOCALES[loc][e.key])
+                              if f}
+                    assert fields <= set(e.params), (e.key, fields, e.params)
     replay = ENGINE.new_game(n, 77)
     for seat, action in log:
         replay = ENGINE.apply(replay, seat, action).state
@@ -221,3 +227,32 @@ def test_corrupted_states_are_refused_or_playable() -> None:
                     ENGINE.choices(state, seat)
                     ENGINE.view(state, seat)
                 ENGINE.active_players(state)
+
+
+def test_every_label_fills_its_template() -> None:
+    """Each offered choice's label and effect line name a catalogue key, and every
+    ``{field}`` of the English and French templates has its parameter."""
+    from engines.base import Choice
+
+    rng = random.Random(12)
+    for n in (3, 5):
+        s = ENGINE.new_game(n, 12)
+        steps = 0
+        while not ENGINE.is_over(s) and steps < 3000:
+            steps += 1
+            for seat in range(n):
+                for ch in ENGINE.choices(s, seat):
+                    messages = [ch.label, ch.description] if isinstance(ch, Choice) else [
+                        ch.label, ch.description, *ch.option_labels]
+                    for m in messages:
+                        if m is None:
+                            continue
+                        for loc in ("en", "fr"):
+                            template = LOCALES[loc][m.key]
+                            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+                            assert fields <= set(m.params), (m.key, fields, m.params)
+                            for v in m.params.values():
+                                if isinstance(v, str) and v.startswith("@"):
+                                    assert v[1:] in LOCALES[loc], v
+            seat = min(ENGINE.active_players(s))
+            s = ENGINE.apply_unchecked(s, seat, pick(rng, s, seat))
