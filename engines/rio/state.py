@@ -43,6 +43,11 @@ class Player:
     trade_sub: str = ""  # this player's trade-draft menu cursor
     trusts: list[int] = field(default_factory=list)  # merges from these seats auto-accepted
 
+    def clone(self) -> Player:
+        return Player(self.silver, self.wood, self.stone, self.precious, self.vp, self.supply,
+                      self.placed, self.bought, self.attacks, self.claim, self.trade_sub,
+                      self.trusts[:])
+
 
 @dataclass(slots=True)
 class Group:
@@ -145,9 +150,7 @@ class State:
             setattr(new, name, getattr(self, name)[:])
         for name in _CONTAINERS:
             setattr(new, name, _cp(getattr(self, name)))
-        new.players = [copy.copy(p) for p in self.players]
-        for p in new.players:
-            p.trusts = p.trusts[:]
+        new.players = [p.clone() for p in self.players]
         new.cw = [[w[:] for w in cell] if cell else [] for cell in self.cw]
         if self.combat is not None:
             c = copy.copy(self.combat)

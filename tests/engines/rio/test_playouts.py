@@ -256,3 +256,23 @@ def test_every_label_fills_its_template() -> None:
                                     assert v[1:] in LOCALES[loc], v
             seat = min(ENGINE.active_players(s))
             s = ENGINE.apply_unchecked(s, seat, pick(rng, s, seat))
+
+
+def test_clone_is_deep_and_equal() -> None:
+    import dataclasses
+
+    from tests.renderers.rio_states import play_until
+
+    s = play_until("combat", 4, 2)
+    copy = s.clone()
+    assert copy == s and dataclasses.fields(copy) == dataclasses.fields(s)
+    copy.players[0].trusts.append(1)
+    copy.cw[0].append([0, 1, 0])
+    assert s.combat is not None and copy.combat is not None
+    copy.combat.groups[0].pawns.append(0)
+    copy.combat.stacks.append(["h.0.0", 1])
+    copy.ladders["fort"][0] = 3
+    assert s.players[0].trusts == [] and s.cw[0] == [] and copy != s
+    assert len(s.combat.groups[0].pawns) < len(copy.combat.groups[0].pawns)
+    assert ["h.0.0", 1] not in s.combat.stacks and s.ladders["fort"][0] != 3 or \
+        s.ladders["fort"][0] == -1
