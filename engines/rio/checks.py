@@ -37,6 +37,22 @@ def reason(s: State, seat: int, action: Action) -> GameError:
                                  key="rio.error.no_workers")
         if action.kind == "space":
             return IllegalAction("You cannot pay for that space", key="rio.error.cost")
+    if s.phase == "place" and action.kind == "claim" and action.args:
+        char = action.args[0]
+        if s.players[seat].claim:
+            return IllegalAction("One character per round", key="rio.error.one_character")
+        if char in s.chars or char in s.claims:
+            return IllegalAction("That character is taken", key="rio.error.character_taken",
+                                 char=f"@rio.char.{char}")
+    if s.phase == "place" and action.kind == "ship":
+        return IllegalAction("The ship cannot be ordered to sail now", key="rio.error.ship")
+    if s.phase == "place" and action.kind == "ladder" and action.args:
+        return IllegalAction("That ladder takes no worker now", key="rio.error.ladder",
+                             ladder=f"@rio.ladder.{action.args[0]}")
+    if s.phase == "combat" and action.kind in ("step", "enter", "merge"):
+        return IllegalAction("That group cannot go there", key="rio.error.cannot_step")
+    if s.phase == "combat" and action.kind == "fire":
+        return IllegalAction("That bet is not allowed", key="rio.error.bet")
     if s.phase == "effects" and action.kind in ("build", "convert"):
         return IllegalAction("That building cannot be built or used here now",
                              key="rio.error.cannot_build", building=action.args[0]

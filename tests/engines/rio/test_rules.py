@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import Action
+from engines.base import Action, IllegalAction
 from engines.rio import ENGINE, city, combat, rules
 from engines.rio.data import BOARD
 from engines.rio.state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE
@@ -556,3 +556,23 @@ def test_trusted_merge_is_accepted_at_once() -> None:
     s.combat.turn = 1
     s = do(s, A0, "group 3.3", "merge e me")
     assert s.combat.step == "round" and [g.pawns for g in s.combat.groups][0] == [A0, A1]
+
+
+def test_refusals_are_typed_and_name_the_reason() -> None:
+    from engines.base import GameError, InvalidAction, NotYourTurn
+
+    s = game(3)
+    cases = [(A1, "done", NotYourTurn, "error.not_your_turn"),
+             (A0, "fly", InvalidAction, "rio.error.unknown"),
+             (A0, "ship", IllegalAction, "rio.error.ship")]
+    for seat, text, error, key in cases:
+        with pytest.raises(error) as info:
+            ENGINE.apply(s, seat, Action.parse(text))
+        assert info.value.key == key
+    s = do(s, A0, "chars")
+    s.chars["general"] = [A1, 0]
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(s, A0, Action.parse("claim general"))
+    assert caught.value.key == "rio.error.character_taken"
+    with pytest.raises(GameError):
+        ENGINE.apply(s, A0, Action.parse("put 99999999999999999999"))
