@@ -431,7 +431,8 @@ def render_quarter(view: Mapping[str, Any], quarter: int, legal: Sequence[str], 
         x = 20 + cols.index(col) * size
         y = 50 + rows.index(row) * size
         token = BOARD.token(i)
-        fill = theme.highlight if token in legal_set else theme.quarter_a
+        fill = theme.highlight if token in legal_set else (
+            theme.reserved if i in BOARD.reserved else theme.quarter_a)
         c.box(x, y, x + size, y + size, fill=fill, outline=theme.grid, width=2)
         entry = by_cell.get(token)
         if entry and entry["building"]:
