@@ -35,7 +35,7 @@ from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.tuscany", "cogs.history",
+EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.tuscany", "cogs.rio", "cogs.history",
               "cogs.deadlines")  # lobby first
 
 

@@ -19,7 +19,7 @@ from bot import play
 from bot.errors import ServiceError
 from bot.i18n import tm
 from bot.translator import L
-from engines.base import GameError
+from engines.base import Choice, GameError
 
 MAX_AUTOCOMPLETE = 25
 
@@ -47,6 +47,8 @@ async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
     needle = current.lower().strip()
     out = []
     for choice in panel.choices:
+        if not isinstance(choice, Choice):
+            continue  # a subset decision has its own command
         if kinds and choice.action.kind not in kinds:
             continue
         label = tm(choice.label, locale)

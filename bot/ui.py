@@ -195,6 +195,8 @@ DYNAMIC_ITEMS = (PanelButton, ActButton, ActSelect, MuteButton, LobbyButton, Can
 def _grouped(choices: tuple[Choice, ...]) -> OrderedDict[str, list[Choice]]:
     groups: OrderedDict[str, list[Choice]] = OrderedDict()
     for choice in choices:
+        if not isinstance(choice, Choice):
+            continue  # subset decisions (MultiChoice) are not buttons
         groups.setdefault(choice.group or choice.action.kind, []).append(choice)
     return groups
 

@@ -16,8 +16,16 @@ def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
     return random.Random(f"ai:{game_seed}:{seat}:{move_number}")
 
 
-def random_action(engine: Engine, state: Any, seat: int, rng: random.Random) -> Action:
+def random_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Action:
+    """One of the offered actions or subset decisions, each equally likely; a subset
+    decision then takes a random count of its options, chosen at random."""
     actions = engine.legal_actions(state, seat)
-    if not actions:
+    subsets = engine.subsets(state, seat)
+    if not actions and not subsets:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
-    return actions[rng.randrange(len(actions))]
+    k = rng.randrange(len(actions) + len(subsets))
+    if k < len(actions):
+        return actions[k]
+    subset = subsets[k - len(actions)]
+    size = rng.randint(subset.min_values, subset.most)
+    return subset.action(rng.sample(subset.options, size))

@@ -7,9 +7,10 @@ from engines.base import Engine
 
 def _load() -> dict[str, Engine]:
     from engines.havana import ENGINE as havana
+    from engines.rio import ENGINE as rio
     from engines.tuscany import ENGINE as tuscany
 
-    return {e.spec.key: e for e in (havana, tuscany)}
+    return {e.spec.key: e for e in (havana, tuscany, rio)}
 
 
 _GAMES: dict[str, Engine] | None = None

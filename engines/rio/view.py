@@ -69,7 +69,21 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             s.combat.sub if mine and s.combat is not None else "")
         out["trade_menu"] = s.players[seat].trade_sub
         out["draft"] = copy.deepcopy(s.drafts.get(str(seat)))
+        out["picker"] = _picker(s, seat) if mine else None
     return out
+
+
+def _picker(s: State, seat: int) -> dict[str, Any] | None:
+    """The cells the seat's menu offers now, with their quarter (0 = the Plaza Mayor):
+    the panel's close-up highlights and labels exactly these."""
+    from .engine import legal
+
+    cells = [a.args[0] for a in legal(s, seat) if a.kind == "cell" and a.args]
+    if not cells:
+        return None
+    quarters = sorted({B.quarter_of[i] for i in (B.parse_cell(c) for c in cells)
+                       if i is not None})
+    return {"quarter": next((q for q in quarters if q), 0), "cells": cells}
 
 
 def _active(s: State) -> frozenset[int]:
