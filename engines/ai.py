@@ -20,7 +20,8 @@ def random_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random
     """One of the offered actions or subset decisions, each equally likely; a subset
     decision then takes a random count of its options, chosen at random."""
     actions = engine.legal_actions(state, seat)
-    subsets = engine.subsets(state, seat)
+    # engines not yet on contract v2 have no subset decisions
+    subsets = engine.subsets(state, seat) if hasattr(engine, "subsets") else []
     if not actions and not subsets:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
     k = rng.randrange(len(actions) + len(subsets))
