@@ -36,6 +36,7 @@ from bot.render import render_board, render_sync
 from bot.service import GameService
 from bot.storage import SqliteRepository
 from engines import registry
+from engines.ai import random_action
 from engines.base import TURN_END, Engine
 
 log = logging.getLogger("bot.bench")
@@ -95,13 +96,14 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def random_game(engine: Engine, seats: int, seed: int,
                 on_turn_end: Callable[[Any], None] | None = None) -> tuple[Any, int]:
-    """Play one complete game with uniformly random legal actions; (final state, moves)."""
+    """Play one complete game as the random AI seats do (:func:`engines.ai.random_action`,
+    subset decisions included); (final state, moves)."""
     rng = random.Random(seed)
     state = engine.new_game(seats, seed)
     moves = 0
     while not engine.is_over(state):
         seat = min(engine.active_players(state))
-        action = rng.choice(engine.legal_actions(state, seat))
+        action = random_action(engine, state, seat, rng)
         outcome = engine.apply(state, seat, action)
         state = outcome.state
         moves += 1
