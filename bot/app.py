@@ -19,24 +19,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import play
+from bot import messages, play
 from bot.absence import Absence
 from bot.deadline_output import DiscordDeadlineOutput
 from bot.deadlines import DeadlineKeeper
 from bot.i18n import t
 from bot.models import GameInfo, Seat
-from bot.presenter import PlainPresenter, Presenter
+from bot.presenter import Presenter
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage.sqlite import SqliteRepository
 from bot.translator import CatalogueTranslator
 from bot.ui import DYNAMIC_ITEMS
+from engines import registry
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.havana", "cogs.tuscany", "cogs.rio", "cogs.history",
-              "cogs.deadlines")  # lobby first
+# The bot's own extensions; each registered game's cog is loaded after them from the
+# registry (engines/registry.py), and its PRESENTER read from the loaded module.
+CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby first
 
 
 class LudoBot(commands.Bot):
@@ -65,8 +67,11 @@ class LudoBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        for ext in EXTENSIONS:
+        for ext in CORE_EXTENSIONS:
             await self.load_extension(ext)
+        for entry in registry.entries():
+            await self.load_extension(entry.cog)
+            self.presenters[entry.key] = self.extensions[entry.cog].PRESENTER
         self.user_locales = await self.service.user_locales()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -82,7 +87,7 @@ class LudoBot(commands.Bot):
         self.deadlines.start()
         for game_id in await self.service.games_awaiting_ai():
             self.schedule_ai(game_id)
-        log.info("ready: %d extension(s), %d dynamic item type(s)", len(EXTENSIONS),
+        log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
                  len(DYNAMIC_ITEMS))
 
     async def close(self) -> None:
@@ -97,7 +102,7 @@ class LudoBot(commands.Bot):
 
     # ------------------------------------------------------------ shared services
     def presenter(self, game_key: str) -> Presenter:
-        return self.presenters.get(game_key) or PlainPresenter(game_key)
+        return self.presenters[game_key]
 
     def schedule_ai(self, game_id: int) -> None:
         """Run the game's pending AI moves in the background (one runner per game)."""
@@ -127,7 +132,7 @@ class LudoBot(commands.Bot):
         """A turn reminder: by DM when opted in (False if DMs are closed), else in channel."""
         locale = await play.public_locale(self, game.guild_id)
         text = t("ui.reminder", locale, player=seat.mention(),
-                 game=t(f"{game.game_key}.name", locale), link=play.messages.jump_link(game))
+                 game=t(f"{game.game_key}.name", locale), link=messages.jump_link(game))
         view = play.reminder_view(game.id, locale)
         if dm and seat.user_id is not None:
             try:

@@ -3,7 +3,9 @@
 Every verb is ``/<game> <verb> choice:<autocomplete>``; the autocomplete lists the caller's
 legal actions of the verb's kinds (labels from the engine's ``choices``), so every decision
 is reachable by command as well as by the panel, and a typed value goes through the same
-service call and checks as a click.
+service call and checks as a click. A subset decision (one multi-select in the panel) is
+typed as its values, ``/<game> <verb> <values…>``: the autocomplete offers it back once the engine
+offers that subset.
 """
 
 from __future__ import annotations
@@ -15,20 +17,25 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import play
-from bot.errors import ServiceError
-from bot.i18n import tm
+from bot import messages, play
+from bot.errors import InvalidOption, ServiceError
+from bot.i18n import t
 from bot.translator import L
-from engines.base import Choice, GameError
+from engines.base import Action, GameError, MultiChoice, Spec
 
 MAX_AUTOCOMPLETE = 25
 
 
 @dataclass(frozen=True, slots=True)
 class Verb:
-    name: str
-    english: str  # description shown by Discord; French in commands.json
+    name: str  # English command name; its description and French name are in the game's
+    # catalogues: <game>.cmd.<verb>.desc and <game>.cmd.<verb>
     kinds: tuple[str, ...] = ()  # engine action kinds offered; () = every legal action
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """A command's description: English from the catalogue, French at sync time."""
+    return L(t(key, "en"), key)
 
 
 async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
@@ -44,21 +51,46 @@ async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
     if not panel.awaited:
         return []
     locale = play.user_locale(interaction)
+    spec, names = messages.spec_of(game), [s.name for s in game.seats]
     needle = current.lower().strip()
     out = []
     for choice in panel.choices:
-        if not isinstance(choice, Choice):
-            continue  # a subset decision has its own command
+        if isinstance(choice, MultiChoice):
+            found = _typed_subset(choice, kinds, current, spec, names, locale)
+            if found is not None:
+                out.append(found)
+            continue
         if kinds and choice.action.kind not in kinds:
             continue
-        label = tm(choice.label, locale)
+        label = messages.label(choice.label, spec, names, locale)
         text = str(choice.action)
         if needle and needle not in label.lower() and needle not in text:
             continue
         out.append(app_commands.Choice(name=label[:100], value=text[:100]))
-        if len(out) == MAX_AUTOCOMPLETE:
-            break
-    return out
+    return out[:MAX_AUTOCOMPLETE]
+
+
+def _typed_subset(multi: MultiChoice, kinds: Sequence[str], current: str, spec: Spec,
+                  names: Sequence[str], locale: str) -> app_commands.Choice[str] | None:
+    """A subset decision by command: what is typed (``pay r r``, or ``r r`` under a verb of
+    that one kind) offered back once it is a subset the engine offers."""
+    sub = multi.subset
+    if kinds and sub.kind not in kinds:
+        return None
+    typed = current.strip().lower()
+    if typed.split(" ", 1)[0] != sub.kind:
+        typed = f"{sub.kind} {' '.join(sub.fixed)} {typed}"
+    try:
+        action = Action.parse(typed)
+    except GameError:
+        return None
+    if not sub.accepts(action):
+        return None
+    chosen = action.args[len(sub.fixed):]
+    labels = dict(zip(sub.options, multi.option_labels, strict=True))
+    words = ", ".join(messages.label(labels[v], spec, names, locale) for v in chosen)
+    name = f"{messages.label(multi.label, spec, names, locale)}: {words or '—'}"
+    return app_commands.Choice(name=name[:100], value=str(action)[:100])
 
 
 def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, None]:
@@ -67,7 +99,7 @@ def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, N
     async def callback(interaction: discord.Interaction[Any], choice: str) -> None:
         action = choice.strip()
         if len(kinds) == 1 and action.split(" ", 1)[0] != kinds[0]:
-            action = f"{kinds[0]} {action}"  # typed "/havana play mama" means "play mama"
+            action = f"{kinds[0]} {action}"  # "/<game> play x" means "play x"
         await play.act_from_command(interaction, action)
 
     async def complete(interaction: discord.Interaction[Any],
@@ -76,17 +108,59 @@ def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, N
 
     app_commands.describe(choice=L("Your choice", "cmd.choice"))(callback)
     command = app_commands.Command(
-        name=L(verb.name, f"cmd.{game_key}.{verb.name}"),
-        description=L(verb.english, f"cmd.{game_key}.{verb.name}.desc"),
+        name=L(verb.name, f"{game_key}.cmd.{verb.name}"),
+        description=command_text(f"{game_key}.cmd.{verb.name}.desc"),
         callback=callback)
     command.autocomplete("choice")(complete)
     return command
 
 
-def game_group(game_key: str, english: str, verbs: Sequence[Verb]) -> app_commands.Group:
-    """``/<game_key>`` with one sub-command per verb (≤ 25, Discord's limit)."""
-    group = app_commands.Group(name=L(game_key, f"cmd.{game_key}"),
-                               description=L(english, f"cmd.{game_key}.desc"), guild_only=True)
+def game_group(game_key: str, verbs: Sequence[Verb]) -> app_commands.Group:
+    """``/<game_key>`` with one sub-command per verb (≤ 25, Discord's limit); names and
+    descriptions from the game's catalogues (``<game_key>.cmd…``)."""
+    group = app_commands.Group(name=L(game_key, f"{game_key}.cmd"),
+                               description=command_text(f"{game_key}.cmd.desc"),
+                               guild_only=True)
     for verb in verbs:
         group.add_command(_verb_command(game_key, verb))
     return group
+
+
+MAX_OPTIONS_TEXT = 200
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``/game new options:`` text, ``name=value`` pairs separated by spaces or commas, as
+    a dict of texts (the service checks names and values against the game's Spec)."""
+    if not text:
+        return {}
+    if len(text) > MAX_OPTIONS_TEXT:
+        raise InvalidOption(key="service.bad_options")
+    chosen: dict[str, str] = {}
+    for pair in text.replace(",", " ").split():
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value or name in chosen:
+            raise InvalidOption(key="service.bad_options")
+        chosen[name] = value
+    return chosen
+
+
+def option_choices(spec: Spec, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``options:``: what is typed so far, plus each ``name=value`` the
+    game offers for an option not yet given."""
+    typed = current.replace(",", " ").split()
+    done = typed if current.endswith((" ", ",")) or not typed else typed[:-1]
+    partial = "" if done is typed else typed[-1]
+    given = {pair.partition("=")[0] for pair in done}
+    out = []
+    for option in spec.options:
+        if option.name in given:
+            continue
+        values = option.choices or ((True, False) if isinstance(option.default, bool)
+                                    else (option.default,))
+        for value in values:
+            pair = f"{option.name}={str(value).lower() if isinstance(value, bool) else value}"
+            if pair.startswith(partial):
+                text = " ".join((*done, pair))
+                out.append(app_commands.Choice(name=text[:100], value=text[:100]))
+    return out[:MAX_AUTOCOMPLETE]

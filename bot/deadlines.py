@@ -34,7 +34,7 @@ from bot.quiet import quiet_until
 from bot.service import GameService
 from bot.storage.base import Reminder, VersionConflict
 from engines.ai import ai_rng, random_action
-from engines.base import Action, Engine, GameError
+from engines.base import Action, Engine, GameError, Message, offered
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 200  # moves played for one absent seat in one timeout (a whole turn)
@@ -141,7 +141,7 @@ class DeadlineKeeper:
                 continue
             await self.repo.set_warn_at(game.id, row.seat, row.turn_version, None)
             assert row.deadline_at is not None
-            params = {"player": f"<@{row.user_id}>", "game": f"@{game.game_key}.name",
+            params = {"player": f"<@{row.user_id}>", "game": Message(f"{game.game_key}.name"),
                       "deadline": stamp(row.deadline_at), "link": jump_link(game)}
             if await self._tell(game, row.user_id, "deadline.warning", params,
                                 dm=prefs.dm_opt_in):
@@ -180,11 +180,9 @@ class DeadlineKeeper:
 
         def choose(engine: Engine, state: Any, current: GameInfo) -> Action:
             if policy.on_timeout == "skip":
-                skip = getattr(engine, "skip_action", None)
-                action = skip(state, row.seat) if skip is not None else None
+                action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
-                if isinstance(action, Action) and action in engine.legal_actions(state,
-                                                                                 row.seat):
+                if isinstance(action, Action) and offered(engine, state, row.seat, action):
                     skipped.append(True)
                     return action
             skipped.append(False)
@@ -264,7 +262,7 @@ class DeadlineKeeper:
                 report.notices += 1
 
     async def _send_before(self, game: GameInfo, seat: int, user_id: int) -> bool:
-        params = {"player": game.seats[seat].name, "game": f"@{game.game_key}.name",
+        params = {"player": game.seats[seat].name, "game": Message(f"{game.game_key}.name"),
                   "link": jump_link(game)}
         return await self._tell(game, user_id, "deadline.you_are_next", params, dm=True)
 

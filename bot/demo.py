@@ -10,23 +10,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import logging
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bot.i18n import t
+from bot.messages import event_text
 from bot.models import MoveResult
 from bot.render import render_board
 from bot.service import GameService, RenderFn
 from bot.storage import SqliteRepository
 from engines import registry
-from engines.base import TURN_END, Event
+from engines.base import TURN_END
 
 log = logging.getLogger("bot.demo")
 DEMO_USER = 1
@@ -44,39 +43,11 @@ class DemoSummary:
     seconds: float
 
 
-_SEAT_PARAMS = ("seat", "player", "target", "victim", "by", "from")
-_SEAT_LISTS = ("order", "seats", "players")
-
-
-def _event_text(event: Event, names: Sequence[str]) -> str:
-    """An event in English with seat numbers replaced by player names."""
-    def name(value: Any) -> Any:
-        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names)
-        return names[value] if ok else value
-
-    params: dict[str, Any] = dict(event.params)
-    for key in _SEAT_PARAMS:
-        if key in params:
-            params[key] = name(params[key])
-    for key in _SEAT_LISTS:
-        if isinstance(params.get(key), list):
-            params[key] = [name(v) for v in params[key]]
-    return t(event.key, "en", **params)
-
-
-async def _no_image(game_key: str, view: Mapping[str, Any], names: Sequence[str],
-                    locale: str) -> bytes:
-    return b""
-
-
 async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: int | None = None,
                    seats: int | None = None, locale: str = "en") -> DemoSummary:
     """Play ``game_key`` between AI seats and write its boards and log to ``out_dir``."""
     engine = registry.get(game_key)
-    drawable = importlib.util.find_spec(f"renderers.{game_key}") is not None
-    render: RenderFn = render_board if drawable else _no_image
-    if not drawable:
-        log.warning("%s has no renderer yet: writing the log only", game_key)
+    render: RenderFn = render_board
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
@@ -108,7 +79,7 @@ async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: in
                 if result.turn_completed:
                     turns += 1
                     images += _write_image(out_dir / f"turn_{turns:03d}.png", result.image)
-                    lines += [f"         - {_event_text(e, names)}"
+                    lines += ["         - " + event_text(e, engine.spec, names, "en", bold=False)
                               for e in result.public_events if e.key != TURN_END]
                 if max_turns is not None and turns >= max_turns:
                     break

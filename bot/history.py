@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import errors
 from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
-from bot.render import off_loop
+from bot.render import draw, off_loop
 from bot.storage.base import LogRow, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
@@ -380,14 +380,11 @@ class Animation:
 def draw_animation(engine: Engine, game: GameInfo, moves: Sequence[LogRow], locale: str,
                    *, max_frames: int = MAX_FRAMES) -> tuple[bytes, int]:
     """CPU work for a worker thread: replay, draw the sampled positions, encode the GIF."""
-    import importlib
-
     from renderers.animation import animate
 
-    renderer = importlib.import_module(f"renderers.{game.game_key}")
     wanted = set(sample(key_positions(moves), max_frames))
     names = [s.name for s in game.seats]
-    frames = [renderer.render(engine.view(state, None), names=names, locale=locale)
+    frames = [draw(game.game_key, engine.view(state, None), names, locale)
               for position, state in enumerate(states(engine, game, moves))
               if position in wanted]
     return animate(frames), len(frames)
@@ -395,14 +392,11 @@ def draw_animation(engine: Engine, game: GameInfo, moves: Sequence[LogRow], loca
 
 async def animation(history: History, game_id: int, locale: str) -> Animation:
     """The whole finished game as an animated GIF (one frame per turn, sampled)."""
-    import importlib.util
     import time
 
     game, engine, moves = await history.moves(game_id)
     if game.status != FINISHED:
         raise errors.Forbidden(key="history.animation_unfinished")
-    if importlib.util.find_spec(f"renderers.{game.game_key}") is None:
-        raise errors.Forbidden(key="history.animation_unavailable")
     started = time.perf_counter()
     async with _ANIMATION_SLOT:
         data, frames = await off_loop(draw_animation, engine, game, moves, locale)

@@ -170,7 +170,8 @@ def _row_text(row: LogRow, game: GameInfo, locale: str) -> str:
     who = names[row.seat] if 0 <= row.seat < len(names) else "?"
     if row.is_undo:
         return f"`#{row.seq}` " + t("history.log_undo", locale, player=who, to=row.rewind_to)
-    text = messages.account(row.public, names, locale).replace("\n", " · ")
+    spec = messages.spec_of(game)
+    text = messages.account(row.public, spec, names, locale).replace("\n", " · ")
     if not text:  # the raw action only when it hid nothing: a hidden pick stays hidden
         text = t("history.log_hidden", locale) if row.private else row.action
     line = f"`#{row.seq}` {who}: {text}"

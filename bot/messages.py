@@ -1,47 +1,72 @@
-"""Text of the public and private messages: event accounts, standings, lobby, jump links.
+"""Text of the public and private messages: event accounts, menu labels, standings, links.
 
-Engine events carry seat numbers; here they become player names. A parameter counts as a
-seat when it is named ``seat``, ``player``, ``target``, ``victim``, ``by`` or ends in
-``_seat``; a list under ``seats``/``players``/``winners`` is a list of seats.
+Engine events and labels carry seat numbers; here they become player names. Which
+parameters are seats is declared by the game (``Spec.seat_params`` and
+``Spec.seat_list_params``), never guessed from their names; the mapping reaches into nested
+:class:`Message` parameters too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
 from bot.models import GameInfo
-from engines.base import TURN_END, Event, Result
+from engines import registry
+from engines.base import TURN_END, Event, Message, Result, Spec
 
-_SEAT_KEYS = {"seat", "player", "target", "victim", "by"}
-_SEAT_LIST_KEYS = {"seats", "players", "winners"}
 MAX_CONTENT = 2000  # Discord's message content limit
 
 
-def _named(params: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    def name(seat: Any) -> str:
-        return f"**{names[seat]}**" if isinstance(seat, int) and 0 <= seat < len(names) else str(
-            seat)
+def spec_of(game: GameInfo) -> Spec:
+    return registry.get(game.game_key).spec
 
+
+def seat_name(seat: Any, names: Sequence[str], *, bold: bool = True) -> str:
+    """A seat as its player's name; a number that is no seat is shown 1-based."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        if 0 <= seat < len(names):
+            return f"**{names[seat]}**" if bold else names[seat]
+        return str(seat + 1)
+    return str(seat)
+
+
+def named(params: Mapping[str, Any], spec: Spec, names: Sequence[str], *,
+          bold: bool = True) -> dict[str, Any]:
+    """``params`` with every declared seat parameter replaced by a player's name."""
     out: dict[str, Any] = {}
     for key, value in params.items():
-        if key in _SEAT_KEYS or key.endswith("_seat"):
-            out[key] = name(value)
-        elif key in _SEAT_LIST_KEYS and isinstance(value, list):
-            out[key] = ", ".join(name(v) for v in value)
+        if key in spec.seat_params:
+            out[key] = seat_name(value, names, bold=bold)
+        elif key in spec.seat_list_params and isinstance(value, (list, tuple)):
+            out[key] = ", ".join(seat_name(v, names, bold=bold) for v in value)
+        elif isinstance(value, Message):
+            out[key] = Message(value.key, named(value.params, spec, names, bold=bold))
         else:
             out[key] = value
     return out
 
 
-def event_text(event: Event, names: Sequence[str], locale: str) -> str:
-    return t(event.key, locale, **_named(dict(event.params), names))
+def text(message: Message, spec: Spec, names: Sequence[str], locale: str, *,
+         bold: bool = True) -> str:
+    """A game's message (an event's or a menu label) with seats as names."""
+    return t(message.key, locale, **named(message.params, spec, names, bold=bold))
 
 
-def account(events: Iterable[Event], names: Sequence[str], locale: str) -> str:
+def label(message: Message, spec: Spec, names: Sequence[str], locale: str) -> str:
+    """A button or select label: names without markdown (labels show it raw)."""
+    return text(message, spec, names, locale, bold=False)
+
+
+def event_text(event: Event, spec: Spec, names: Sequence[str], locale: str, *,
+               bold: bool = True) -> str:
+    return text(Message(event.key, event.params), spec, names, locale, bold=bold)
+
+
+def account(events: Iterable[Event], spec: Spec, names: Sequence[str], locale: str) -> str:
     """The public account of a turn: one line per public event, TURN_END markers dropped."""
-    lines = [f"• {event_text(e, names, locale)}" for e in events
+    lines = [f"• {event_text(e, spec, names, locale)}" for e in events
              if e.to is None and e.key != TURN_END]
     return clip("\n".join(lines))
 
@@ -56,13 +81,14 @@ def mentions(game: GameInfo, seats: Iterable[int]) -> str:
 
 def standings(game: GameInfo, result: Result, locale: str) -> str:
     names = [s.name for s in game.seats]
+    spec = spec_of(game)
     lines = [t("ui.final_title", locale, game=t(f"{game.game_key}.name", locale))]
     for place, seats in enumerate(result.ranking, start=1):
         for seat in seats:
             lines.append(t("ui.final_line", locale, place=place, name=names[seat],
                            score=result.scores.get(seat, 0)))
     for detail in result.details:
-        lines.append(t(detail.key, locale, **_named(dict(detail.params), names)))
+        lines.append(text(detail, spec, names, locale))
     winners = ", ".join(f"**{names[s]}**" for s in sorted(result.winners))
     lines.append(t("ui.final_winners", locale, winners=winners))
     return clip("\n".join(lines))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Choice, Event, Result
+from engines.base import Choice, Event, MultiChoice, Result
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -86,7 +86,7 @@ class Panel:
     game: GameInfo
     seat: int
     view: dict[str, Any]
-    choices: tuple[Choice, ...]
+    choices: tuple[Choice | MultiChoice, ...]
     awaited: bool
 
 

@@ -18,7 +18,7 @@ import discord
 from bot import messages
 from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
-from bot.i18n import error_text, normalise, t, tm
+from bot.i18n import error_text, normalise, t
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
 from bot.render import off_loop
 from bot.ui import (
@@ -110,7 +110,7 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
     if body:
         parts.append(body)
     for event in private:
-        parts.append(f"› {messages.event_text(event, names, locale)}")
+        parts.append(f"› {messages.event_text(event, messages.spec_of(game), names, locale)}")
     if game.status != ACTIVE:
         parts.append(t("ui.game_not_active", locale))
     elif panel.awaited:
@@ -125,7 +125,9 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
 
 def _explained(panel: Panel, locale: str) -> list[str]:
     """One line on what each button does: buttons carry no description (selects do)."""
-    return [f"• **{tm(c.label, locale)}** — {tm(c.description, locale)}"
+    spec, names = messages.spec_of(panel.game), [s.name for s in panel.game.seats]
+    return [f"• **{messages.label(c.label, spec, names, locale)}** — "
+            f"{messages.label(c.description, spec, names, locale)}"
             for group in button_groups(panel.choices) for c in group
             if c.description is not None]
 
@@ -213,7 +215,14 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
         await reply(interaction, t(err.key, locale, **err.params))
         await send_panel(interaction, game_id)
         return
-    except (ServiceError, GameError) as err:
+    except GameError as err:  # a rules refusal may name a seat: as a name, like the panel
+        with contextlib.suppress(ServiceError):
+            game = await bot.service.get(game_id)
+            err.params = messages.named(err.params, messages.spec_of(game),
+                                        [s.name for s in game.seats])
+        await report_error(interaction, err)
+        return
+    except ServiceError as err:
         await report_error(interaction, err)
         return
     seat = result.game.seat_of(interaction.user.id)
@@ -234,7 +243,7 @@ async def publish(bot: LudoBot, result: MoveResult) -> None:
     locale = await public_locale(bot, game.guild_id)
     names = [s.name for s in game.seats]
     parts = []
-    account = messages.account(result.public_events, names, locale)
+    account = messages.account(result.public_events, messages.spec_of(game), names, locale)
     if account:
         parts.append(account)
     if result.result is not None:
@@ -292,8 +301,13 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
     engine_name = t(f"{game.game_key}.name", locale)
     seats = "\n".join(f"{s.seat + 1}. {s.mention()}" + (" 🤖" if s.is_ai else "")
                       for s in game.seats) or "—"
-    return t("lobby.text", locale, game=engine_name, seats=seats, taken=len(game.seats),
+    text = t("lobby.text", locale, game=engine_name, seats=seats, taken=len(game.seats),
              max=game.max_seats, creator=f"<@{game.creator_id}>")
+    if game.options:  # the table's variant, as /game new options: takes it
+        chosen = " ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`"
+                          for k, v in sorted(game.options.items()))
+        text += "\n" + t("lobby.options", locale, options=chosen)
+    return text
 
 
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
@@ -348,7 +362,7 @@ async def after_start(bot: LudoBot, result: MoveResult) -> None:
     names = [s.name for s in game.seats]
     lines = [t("ui.started", locale, game=t(f"{game.game_key}.name", locale),
                players=", ".join(names))]
-    account = messages.account(result.public_events, names, locale)
+    account = messages.account(result.public_events, messages.spec_of(game), names, locale)
     if account:
         lines.append(account)
     if result.awaited:

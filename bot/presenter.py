@@ -1,7 +1,8 @@
 """What a game's cog tells the shared UI about presenting it (a game's own words).
 
-Each game cog registers one :class:`Presenter` on the bot at load time, so ``bot/`` never
-imports ``cogs/``. The generic panel, turn messages and standings use it.
+Each game's cog module exports one :class:`Presenter` as ``PRESENTER``; the bot reads it from
+the extension it loads for that game (``engines/registry.py``), so ``bot/`` never imports
+``cogs/``. The generic panel, turn messages and standings use it.
 """
 
 from __future__ import annotations
@@ -25,19 +26,3 @@ class Presenter(Protocol):
     def panel_image(self, view: dict[str, Any], seat: int, locale: str) -> PanelImage | None:
         """A private image for the seat's panel (say, its board labelled for a choice), or
         None. Called in a worker thread: it must not touch the bot."""
-
-
-class PlainPresenter:
-    """Fallback for a game without its own presenter: no private summary."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-    def panel_text(self, view: dict[str, Any], seat: int, locale: str) -> str:
-        return ""
-
-    def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:
-        return ""
-
-    def panel_image(self, view: dict[str, Any], seat: int, locale: str) -> PanelImage | None:
-        return None

@@ -1,4 +1,4 @@
-"""Board images off the event loop: import ``renderers.<game>``, draw, encode PNG in a thread.
+"""Board images off the event loop: the game's registered renderer draws, PNG in a thread.
 
 Drawing and PNG encoding are CPU work of tens of milliseconds; running them in a thread keeps
 the bot answering interactions, and a semaphore of 2 keeps a burst of finished turns from
@@ -12,7 +12,14 @@ import asyncio
 import importlib
 import weakref
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any, TypeVar
+
+from PIL import Image
+
+from bot.i18n import translator
+from engines import registry
+from renderers.common import encode_png
 
 T = TypeVar("T")
 
@@ -29,14 +36,27 @@ def _semaphore() -> asyncio.Semaphore:
     return sem
 
 
+Renderer = Callable[..., Image.Image]
+
+
+@cache
+def renderer(game_key: str) -> Renderer:
+    """The ``render`` function of the game's registered renderer module."""
+    module = importlib.import_module(registry.entry(game_key).renderer)
+    found: Renderer = module.render
+    return found
+
+
+def draw(game_key: str, view: Mapping[str, Any], names: Sequence[str],
+         locale: str) -> Image.Image:
+    """The board of ``view`` with every label in ``locale`` (from the catalogues)."""
+    return renderer(game_key)(view, names=list(names), words=translator(locale))
+
+
 def render_sync(game_key: str, view: Mapping[str, Any], names: Sequence[str],
                 locale: str) -> bytes:
     """Draw and encode in the calling thread (the benchmark and demo measure this)."""
-    renderer = importlib.import_module(f"renderers.{game_key}")
-    common = importlib.import_module("renderers.common")
-    image = renderer.render(view, names=list(names), locale=locale)
-    data: bytes = common.encode_png(image)
-    return data
+    return encode_png(draw(game_key, view, names, locale))
 
 
 async def off_loop(work: Callable[..., T], *args: Any) -> T:
@@ -47,5 +67,5 @@ async def off_loop(work: Callable[..., T], *args: Any) -> T:
 
 async def render_board(game_key: str, view: Mapping[str, Any], names: Sequence[str],
                        locale: str) -> bytes:
-    """PNG bytes of ``view`` drawn by ``renderers.<game_key>``."""
+    """PNG bytes of ``view`` drawn by the game's renderer."""
     return await off_loop(render_sync, game_key, view, names, locale)

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import secrets
 import time
 from collections import defaultdict
@@ -124,9 +125,24 @@ def _validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, 
                                            choices=", ".join(map(str, option.choices)))
             value = match[0]
         elif option.default is not None and not isinstance(value, type(option.default)):
-            raise errors.InvalidOption(option=name, value=value, choices="-")
+            value = _coerce(name, value, type(option.default))
         options[name] = value
     return options
+
+
+def _coerce(name: str, value: Any, kind: type) -> Any:
+    """A typed option value from slash-command text ("true", "12"), else a refusal."""
+    text = str(value).strip().lower()
+    if kind is bool and text in ("true", "false"):
+        return text == "true"
+    try:
+        if kind is int and len(text) <= 18:
+            return int(text)
+        if kind is float and len(text) <= 18 and math.isfinite(float(text)):
+            return float(text)
+    except ValueError:
+        pass
+    raise errors.InvalidOption(option=name, value=str(value)[:40], choices="-")
 
 
 class GameService:
@@ -205,6 +221,9 @@ class GameService:
                 raise errors.InvalidOption(key="service.invalid_seats", seats=max_seats,
                                            min=spec.min_players, max=spec.max_players)
             chosen = _validate_options(spec, options)
+            # The engine is the judge of its options (a variant may not suit every count):
+            # a refusal now is a typed InvalidState, before any table exists.
+            self.engine(game_key).new_game(max_seats, 0, chosen)
             if reminder_hours is None:
                 guild = None if guild_id is None else await self.repo.guild_settings(guild_id)
                 reminder_hours = (guild.reminder_hours if guild and guild.reminder_hours

@@ -30,4 +30,5 @@ class CatalogueTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if ours is None or key is None:
             return None
-        return catalogue(ours).get(key)
+        entry = catalogue(ours).get(key)
+        return entry if isinstance(entry, str) else None

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t, tm
+from bot import messages
+from bot.i18n import t
 from bot.models import Panel
-from engines.base import Choice
+from engines.base import Action, Choice, GameError, MultiChoice, Spec, Subset
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -120,6 +122,59 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await play.act_from_component(interaction, self.game_id, self.version, str(values[0]))
 
 
+class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:sub:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z0-9_:.=+~\-]+)"):
+    """One subset decision (keep some dice, pay with some cards) as ONE multi-select.
+
+    The custom_id carries the game, the version and the subset's kind and fixed arguments;
+    option values are ``<index>:<option>`` (unique even when two options are equal). The
+    chosen values become ``Subset.action`` of the subset the select shows, which the
+    service hands to the engine like any move (the engine accepts only what it offers).
+    """
+
+    def __init__(self, game_id: int, version: int, head: str,
+                 options: list[discord.SelectOption] | None = None, *,
+                 min_values: int = 1, max_values: int = 1,
+                 placeholder: str | None = None) -> None:
+        self.game_id, self.version, self.head = game_id, version, head
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"ludo:sub:{game_id}:{version}:{encode_action(head)}",
+            options=options or [discord.SelectOption(label="-", value="0:-")],
+            placeholder=placeholder, min_values=min_values, max_values=max_values)
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: re.Match[str], /
+                             ) -> SubsetSelect:
+        return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]),
+                   list(item.options), min_values=item.min_values,
+                   max_values=item.max_values)
+
+    def subset(self) -> Subset:
+        """The subset this select offers, read back from the select itself."""
+        head = Action.parse(self.head)
+        options = tuple(option_value(o.value) for o in self.item.options)
+        return Subset(head.kind, options, self.item.min_values, self.item.max_values,
+                      head.args)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import play
+
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        try:
+            action = self.subset().action(option_value(str(v)) for v in values)
+        except GameError as err:
+            await play.report_error(interaction, err)
+            return
+        await play.act_from_component(interaction, self.game_id, self.version, str(action))
+
+
+def option_value(value: str) -> str:
+    """A subset option from its select value ``<index>:<option>``."""
+    return value.split(":", 1)[1] if ":" in value else value
+
+
 class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"ludo:mute:(?P<game>\d+)"):
     """On a reminder: silence reminders for the clicker until their next turn."""
@@ -189,15 +244,15 @@ class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await play.vote_cancel(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (PanelButton, ActButton, ActSelect, MuteButton, LobbyButton, CancelVoteButton)
+DYNAMIC_ITEMS = (PanelButton, ActButton, ActSelect, SubsetSelect, MuteButton, LobbyButton,
+                 CancelVoteButton)
 
 
-def _grouped(choices: tuple[Choice, ...]) -> OrderedDict[str, list[Choice]]:
+def _grouped(choices: Sequence[Choice | MultiChoice]) -> OrderedDict[str, list[Choice]]:
     groups: OrderedDict[str, list[Choice]] = OrderedDict()
     for choice in choices:
-        if not isinstance(choice, Choice):
-            continue  # subset decisions (MultiChoice) are not buttons
-        groups.setdefault(choice.group or choice.action.kind, []).append(choice)
+        if isinstance(choice, Choice):
+            groups.setdefault(choice.group or choice.action.kind, []).append(choice)
     return groups
 
 
@@ -207,29 +262,36 @@ def _fits_buttons(game_id: int, version: int, choices: list[Choice]) -> bool:
         for c in choices)
 
 
-def button_groups(choices: tuple[Choice, ...], game_id: int = 0,
+def button_groups(choices: Sequence[Choice | MultiChoice], game_id: int = 0,
                   version: int = 0) -> list[list[Choice]]:
     """The groups the panel shows as buttons (the others become selects)."""
     return [g for g in _grouped(choices).values() if _fits_buttons(game_id, version, g)]
 
 
 def panel_components(panel: Panel, locale: str) -> discord.ui.View:
-    """Legal choices as components: small groups as buttons, larger ones as selects.
+    """Legal choices as components: small groups as buttons, larger ones as selects, each
+    subset decision as one multi-select.
 
     Fits Discord's limits (5 rows, 5 buttons a row, 25 options a select); a group beyond
     25 options is split into several selects, and rows beyond 5 are left to the slash
-    commands, which accept every legal action.
+    commands, which accept every legal action. Seats in labels read as player names.
     """
     view = discord.ui.View(timeout=None)
     rows_used = 0
     game_id, version = panel.game.id, panel.game.version
+    spec = messages.spec_of(panel.game)
+    names = [s.name for s in panel.game.seats]
+
+    def label(message: Any) -> str:
+        return messages.label(message, spec, names, locale)
+
     for group, choices in _grouped(panel.choices).items():
         if rows_used >= MAX_ROWS:
             break
         if _fits_buttons(game_id, version, choices):
             for choice in choices:
                 button = ActButton(game_id, version, str(choice.action),
-                                   label=tm(choice.label, locale), style=_style(choice))
+                                   label=label(choice.label), style=_style(choice, spec))
                 button.row = rows_used
                 view.add_item(button)
             rows_used += 1
@@ -239,8 +301,8 @@ def panel_components(panel: Panel, locale: str) -> discord.ui.View:
                 break
             chunk = choices[start:start + MAX_SELECT_OPTIONS]
             options = [discord.SelectOption(
-                label=_cut(tm(c.label, locale), 100), value=str(c.action),
-                description=_cut(tm(c.description, locale), 100) if c.description else None)
+                label=_cut(label(c.label), 100), value=str(c.action),
+                description=_cut(label(c.description), 100) if c.description else None)
                 for c in chunk]
             name = f"{group}{start // MAX_SELECT_OPTIONS or ''}"[:40]
             placeholder = _cut(t("ui.choose", locale), 150)
@@ -249,18 +311,44 @@ def panel_components(panel: Panel, locale: str) -> discord.ui.View:
             select.row = rows_used
             view.add_item(select)
             rows_used += 1
+    for multi in panel.choices:
+        if rows_used >= MAX_ROWS:
+            break
+        if isinstance(multi, MultiChoice):
+            made = subset_select(game_id, version, multi, label)
+            if made is not None:
+                made.row = rows_used
+                view.add_item(made)
+                rows_used += 1
     return view
+
+
+def subset_select(game_id: int, version: int, multi: MultiChoice,
+                  label: Any) -> SubsetSelect | None:
+    """One multi-select for a subset decision (None when it cannot fit one: then the slash
+    command takes it)."""
+    sub = multi.subset
+    head = str(Action(sub.kind, sub.fixed))
+    if (not 0 < sub.most <= MAX_SELECT_OPTIONS or len(sub.options) > MAX_SELECT_OPTIONS
+            or len(f"ludo:sub:{game_id}:{version}:{encode_action(head)}") > MAX_ID):
+        return None
+    options = [discord.SelectOption(label=_cut(label(text), 100), value=f"{i}:{value}")
+               for i, (value, text) in enumerate(zip(sub.options, multi.option_labels,
+                                                     strict=True))]
+    return SubsetSelect(game_id, version, head, options, min_values=sub.min_values,
+                        max_values=sub.most, placeholder=_cut(label(multi.label), 150))
 
 
 def _safe_group(name: str) -> str:
     return re.sub(r"[^a-z0-9_]", "_", name.lower())[:40]
 
 
-def _style(choice: Choice) -> discord.ButtonStyle:
+def _style(choice: Choice, spec: Spec) -> discord.ButtonStyle:
+    """Colours from the game's declared kinds: green ends or confirms, grey passes."""
     kind = choice.action.kind
-    if kind in ("end", "confirm", "done"):
+    if kind in spec.ending_kinds:
         return discord.ButtonStyle.success
-    if kind in ("pass", "skip"):
+    if kind in spec.passing_kinds:
         return discord.ButtonStyle.secondary
     return discord.ButtonStyle.primary
 

@@ -18,13 +18,12 @@ KEY = "havana"
 MATERIALS = ("brick", "sandstone", "clay", "glass", "rubble")
 
 VERBS = (
-    Verb("move", "Any legal move now (autocomplete lists them)"),
-    Verb("pick", "Pick a card from your hand (hidden until all have picked)", ("pick", "cover")),
-    Verb("play", "Carry out one of your two face-up cards", ("play",)),
-    Verb("resolve", "Resolve the card's choice: target, material, building, or pass",
-         ("target", "take", "tax", "remove", "restore", "pass")),
-    Verb("build", "Buy a row-end building, then choose how to pay", ("build", "pay")),
-    Verb("end", "End your turn", ("end",)),
+    Verb("move"),
+    Verb("pick", ("pick", "cover")),
+    Verb("play", ("play",)),
+    Verb("resolve", ("target", "take", "tax", "remove", "restore", "pass")),
+    Verb("build", ("build", "pay")),
+    Verb("end", ("end",)),
 )
 
 
@@ -62,17 +61,18 @@ class HavanaPresenter:
         return None  # the hand is text; the public board shows the rest
 
 
+PRESENTER = HavanaPresenter()  # read by the bot when it loads this extension
+
+
 class Havana(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
-        self.group = game_group(KEY, "Play Havana: picks, cards, buildings", VERBS)
+        self.group = game_group(KEY, VERBS)
 
     async def cog_load(self) -> None:
-        self.bot.presenters[KEY] = HavanaPresenter()
         self.bot.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.presenters.pop(KEY, None)
         self.bot.tree.remove_command(self.group.name)
 
 

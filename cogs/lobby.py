@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot import history_views, messages, play
 from bot.absence import make_policy
 from bot.app import LudoBot
+from bot.commands import MAX_OPTIONS_TEXT, command_text, option_choices, parse_options
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t
 from bot.models import LOBBY, GameInfo
@@ -63,14 +64,17 @@ class Lobby(commands.Cog):
         on_timeout=L("When the deadline passes (default: the AI plays)",
                      "deadline.cmd.new.on_timeout"),
         abandon_after=L("Missed deadlines in a row before a seat is abandoned (default 3)",
-                        "deadline.cmd.new.abandon_after"))
+                        "deadline.cmd.new.abandon_after"),
+        options=command_text("cmd.new.options"))
     @app_commands.choices(game=_game_choices(), on_timeout=TIMEOUT_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], game: str,
                   seats: app_commands.Range[int, 1, 8] | None = None, thread: bool = False,
                   reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
                   deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
                   on_timeout: str | None = None,
-                  abandon_after: app_commands.Range[int, 0, 20] | None = None) -> None:
+                  abandon_after: app_commands.Range[int, 0, 20] | None = None,
+                  options: app_commands.Range[str, 0, MAX_OPTIONS_TEXT] | None = None
+                  ) -> None:
         await play.defer_public(interaction)
         channel = interaction.channel
         locale = await play.public_locale(self.bot, interaction.guild_id)
@@ -78,6 +82,7 @@ class Lobby(commands.Cog):
         created_thread: discord.Thread | None = None
         try:
             make_policy(deadline_hours, on_timeout, abandon_after)  # refuse before creating
+            chosen = parse_options(options)
             if thread and isinstance(channel, discord.TextChannel):
                 name = t("lobby.thread_name", locale, game=t(f"{game}.name", locale),
                          user=interaction.user.display_name)[:100]
@@ -87,7 +92,7 @@ class Lobby(commands.Cog):
             info = await self.bot.service.create(
                 guild_id=interaction.guild_id, channel_id=target_id, game_key=game,
                 creator_id=interaction.user.id, creator_name=interaction.user.display_name,
-                seats=seats, reminder_hours=reminder_hours)
+                seats=seats, options=chosen, reminder_hours=reminder_hours)
             if (deadline_hours, on_timeout, abandon_after) != (None, None, None):
                 await self.bot.absence.configure(info.id, interaction.user.id,
                                                  hours=deadline_hours, on_timeout=on_timeout,
@@ -107,6 +112,14 @@ class Lobby(commands.Cog):
             msg = await interaction.followup.send(text, view=lobby_view(info.id, locale),
                                                   wait=True)
         await self.bot.service.set_lobby_message(info.id, msg.id)
+
+    @new.autocomplete("options")
+    async def _new_options(self, interaction: discord.Interaction[Any],
+                           current: str) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None)
+        if key not in registry.games():
+            return []
+        return option_choices(registry.get(str(key)).spec, current)
 
     @game.command(name=L("join", "cmd.join"), description=L("Take a seat at this table",
                                                           "cmd.join.desc"))

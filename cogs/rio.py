@@ -17,9 +17,9 @@ from discord.ext import commands
 
 from bot import play
 from bot.app import LudoBot
-from bot.commands import Verb, game_group
+from bot.commands import Verb, command_text, game_group
 from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t
+from bot.i18n import t, translator
 from bot.presenter import PanelImage
 from bot.translator import L
 from engines.base import Action, GameError, MultiChoice
@@ -30,28 +30,21 @@ GOODS = ("silver", "wood", "stone", "precious")
 TRADE_KINDS = ("trade", "tnew", "tgive", "twant", "tamount", "tto", "tsend", "tcancel",
                "taccept", "tdecline", "twithdraw", "trust", "untrust")
 
-VERBS = (
-    Verb("move", "Any legal move now (autocomplete lists them)"),
-    Verb("place", "Place workers: city, ladders, production, sectors, turn order, characters, ship",
-         ("city", "ladder", "prod", "agri", "crafts", "quay", "order", "chars", "ship", "put",
-          "evict", "act", "upgrade", "space", "count", "claim")),
-    Verb("pick", "Pick a place: quarter, then cell, then side (or a side, then an edge)",
-         ("quarter", "cell", "side", "edge", "site", "back")),
-    Verb("resolve", "Resolve one of your workers: production, buildings, conversions, the ship",
-         ("prod", "take", "build", "convert", "load", "income", "free_road", "free_wall",
-          "claim", "auto")),
-    Verb("stage", "Attacker: stage enemies on the perimeter, undo, or finish staging",
-         ("side", "edge", "stack", "unstage", "staged", "auto", "back")),
-    Verb("cannon", "Fire the Fort's cannons with a bet, hold fire, or pick the stack hit",
-         ("fire", "hold", "kill", "side", "auto", "back")),
-    Verb("recruit", "Defender: place free recruits, buy more, or finish",
-         ("recruit", "buy", "quarter", "cell", "auto", "done", "back")),
-    Verb("group", "Combat: choose a group, step, merge, bonus step, end the group or the turn",
-         ("stacks", "size", "group", "outside", "enter", "step", "merge", "bonus", "stop", "end",
-          "hold", "unhold", "side", "quarter", "cell", "back", "auto")),
-    Verb("merge", "Answer a merge request: accept or refuse", ("accept", "refuse")),
-    Verb("trade", "Trades and settings menu, one step at a time", TRADE_KINDS),
-    Verb("done", "Finish your placement, your effects or your combat turn", ("done", "end")),
+VERBS = (  # names and descriptions in the catalogues: rio.cmd.<verb>, rio.cmd.<verb>.desc
+    Verb("move"),
+    Verb("place", ("city", "ladder", "prod", "agri", "crafts", "quay", "order", "chars", "ship",
+                   "put", "evict", "act", "upgrade", "space", "count", "claim")),
+    Verb("pick", ("quarter", "cell", "side", "edge", "site", "back")),
+    Verb("resolve", ("prod", "take", "build", "convert", "load", "income", "free_road",
+                     "free_wall", "claim", "auto")),
+    Verb("stage", ("side", "edge", "stack", "unstage", "staged", "auto", "back")),
+    Verb("cannon", ("fire", "hold", "kill", "side", "auto", "back")),
+    Verb("recruit", ("recruit", "buy", "quarter", "cell", "auto", "done", "back")),
+    Verb("group", ("stacks", "size", "group", "outside", "enter", "step", "merge", "bonus",
+                   "stop", "end", "hold", "unhold", "side", "quarter", "cell", "back", "auto")),
+    Verb("merge", ("accept", "refuse")),
+    Verb("trade", TRADE_KINDS),
+    Verb("done", ("done", "end")),
 )
 
 
@@ -142,7 +135,11 @@ class RioPresenter:
         picker = view.get("picker")
         if not picker or not picker["quarter"] or seat not in view.get("active", []):
             return None
-        return render_quarter(view, picker["quarter"], picker["cells"], locale=locale)
+        return render_quarter(view, picker["quarter"], picker["cells"],
+                              words=translator(locale))
+
+
+PRESENTER = RioPresenter()  # read by the bot when it loads this extension
 
 
 async def _game_and_panel(interaction: discord.Interaction[Any]) -> tuple[Any, Any] | None:
@@ -228,29 +225,25 @@ def offer_actions(give: list[tuple[str, int]], want: list[tuple[str, int]],
 class Rio(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
-        self.group = game_group(KEY, "Play Río de la Plata: workers, buildings, combat, trades",
-                                VERBS)
+        self.group = game_group(KEY, VERBS)
         keep = app_commands.Command(
-            name=L("keep", "cmd.rio.keep"),
-            description=L("After a combat: the groups that stay in the city (the rest go home)",
-                          "cmd.rio.keep.desc"),
+            name=L("keep", "rio.cmd.keep"),
+            description=command_text("rio.cmd.keep.desc"),
             callback=self.keep)
         keep.autocomplete("cells")(self.keep_complete)
         offer = app_commands.Command(
-            name=L("offer", "cmd.rio.offer"),
-            description=L("Offer a trade: what you give, what you want, to whom",
-                          "cmd.rio.offer.desc"),
+            name=L("offer", "rio.cmd.offer"),
+            description=command_text("rio.cmd.offer.desc"),
             callback=self.offer)
         answer = app_commands.Command(
-            name=L("answer", "cmd.rio.answer"),
-            description=L("Accept, decline or withdraw a trade offer", "cmd.rio.answer.desc"),
+            name=L("answer", "rio.cmd.answer"),
+            description=command_text("rio.cmd.answer.desc"),
             callback=self.answer)
         answer.autocomplete("offer")(self.answer_complete)
         for command in (keep, offer, answer):
             self.group.add_command(command)
 
-    @app_commands.describe(cells=L("Cells of the groups to keep, or all / none",
-                                   "cmd.rio.keep.cells"))
+    @app_commands.describe(cells=command_text("rio.cmd.keep.cells"))
     async def keep(self, interaction: discord.Interaction[Any], cells: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         words = cells.replace(",", " ").split()
@@ -276,11 +269,9 @@ class Rio(commands.Cog):
         return [app_commands.Choice(name=s[:100], value=s[:100])
                 for s in keep_suggestions(subset.options, current)]
 
-    @app_commands.describe(
-        give=L("What you give, e.g. \"2 wood, 1 silver\" or a character", "cmd.rio.offer.give"),
-        want=L("What you want in exchange, same form", "cmd.rio.offer.want"),
-        player=L("Seat number of the one player offered (default: everyone)",
-                 "cmd.rio.offer.player"))
+    @app_commands.describe(give=command_text("rio.cmd.offer.give"),
+                           want=command_text("rio.cmd.offer.want"),
+                           player=command_text("rio.cmd.offer.player"))
     async def offer(self, interaction: discord.Interaction[Any], give: str = "",
                     want: str = "", player: app_commands.Range[int, 1, 5] | None = None
                     ) -> None:
@@ -298,7 +289,7 @@ class Rio(commands.Cog):
             steps = ["tcancel", *steps]  # an unsent draft is replaced
         await _run(interaction, steps)
 
-    @app_commands.describe(offer=L("The offer and your answer", "cmd.rio.answer.offer"))
+    @app_commands.describe(offer=command_text("rio.cmd.answer.offer"))
     async def answer(self, interaction: discord.Interaction[Any], offer: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await _game_and_panel(interaction)
@@ -330,11 +321,9 @@ class Rio(commands.Cog):
         return out[:25]
 
     async def cog_load(self) -> None:
-        self.bot.presenters[KEY] = RioPresenter()
         self.bot.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.presenters.pop(KEY, None)
         self.bot.tree.remove_command(self.group.name)
 
 

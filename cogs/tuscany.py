@@ -18,12 +18,13 @@ from discord.ext import commands
 
 from bot import play
 from bot.app import LudoBot
-from bot.commands import Verb, game_group
+from bot.commands import Verb, command_text, game_group
 from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t
+from bot.i18n import t, translator
 from bot.presenter import PanelImage
 from bot.render import off_loop
 from bot.translator import L
+from engines.tuscany.rules import payment
 from renderers.common import encode_png
 from renderers.tuscany import render_region
 
@@ -34,19 +35,15 @@ ASKS = frozenset({"setup_arrange", "setup_castle", "setup_improve", "main", "tak
                   "place", "space", "pay", "castle", "improve", "extra", "play", "over"})
 
 VERBS = (
-    Verb("move", "Any legal move now (autocomplete lists them)"),
-    Verb("region", "Set up your region: reorder, turn or shift modules, then keep it",
-         ("arrange", "confirm")),
-    Verb("castle", "Place your start castle on a dark-green space", ("castle",)),
-    Verb("improve", "Choose an improvement", ("improve",)),
-    Verb("action", "Your turn's action: draw cards, take a tile or place a stored tile",
-         ("draw", "take", "place")),
-    Verb("take", "Take a face-up tile (a castle's placement too), swap when stuck, or box one",
-         ("pick", "swap", "discard", "skip")),
-    Verb("place", "Place a stored tile: the tile, then its space (ids on your region image)",
-         ("tile", "space")),
-    Verb("pay", "Pay for the tile: cards of its colour, pairs or workers", ("pay",)),
-    Verb("end", "Spend a marble for one more action, or end your turn", ("marble", "end")),
+    Verb("move"),
+    Verb("region", ("arrange", "confirm")),
+    Verb("castle", ("castle",)),
+    Verb("improve", ("improve",)),
+    Verb("action", ("draw", "take", "place")),
+    Verb("take", ("pick", "swap", "discard", "skip")),
+    Verb("place", ("tile", "space")),
+    Verb("pay", ("pay",)),
+    Verb("end", ("marble", "end")),
 )
 
 
@@ -106,17 +103,8 @@ def _pending(view: dict[str, Any], locale: str) -> list[str]:
     lines = [t("tuscany.panel.placing", locale, tile=tile_name(pending["tile"], locale))]
     units: list[str] = list(pending.get("units") or [])
     if units:
-        paid = ", ".join(t(_unit_key(u), locale) for u in units)
-        lines.append(t("tuscany.panel.paid", locale, units=paid))
+        lines.append(t("tuscany.panel.paid", locale, units=payment(units)))
     return lines
-
-
-def _unit_key(unit: str) -> str:
-    if unit == "worker":
-        return "tuscany.pay.worker"
-    if unit.startswith("2"):
-        return f"tuscany.pay.pair_{unit[1:]}"
-    return f"tuscany.pay.card_{unit}"
 
 
 class TuscanyPresenter:
@@ -153,23 +141,23 @@ class TuscanyPresenter:
         if not asks_for_space(view, seat):
             return None
         names = [t("tuscany.panel.region_title", locale)] * len(view["players"])
-        return render_region(view, seat, names=names, locale=locale,
+        return render_region(view, seat, names=names, words=translator(locale),
                              labels=view["phase"] != "arrange")
+
+
+PRESENTER = TuscanyPresenter()  # read by the bot when it loads this extension
 
 
 class Tuscany(commands.Cog):
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
-        self.group = game_group(KEY, "Play The Castles of Tuscany: region, tiles, payments",
-                                VERBS)
+        self.group = game_group(KEY, VERBS)
         self.group.add_command(app_commands.Command(
-            name=L("look", "cmd.tuscany.look"),
-            description=L("A closer look at a player's region (only you see it)",
-                          "cmd.tuscany.look.desc"),
+            name=L("look", "tuscany.cmd.look"),
+            description=command_text("tuscany.cmd.look.desc"),
             callback=self.look))
 
-    @app_commands.describe(player=L("Seat number (default: yours, else the first)",
-                                    "cmd.tuscany.look.player"))
+    @app_commands.describe(player=command_text("tuscany.cmd.look.player"))
     async def look(self, interaction: discord.Interaction[Any],
                    player: app_commands.Range[int, 1, 4] | None = None) -> None:
         """Any player's region, larger, from the public view (no card is ever drawn)."""
@@ -189,17 +177,15 @@ class Tuscany(commands.Cog):
             return
         names = [s.name for s in game.seats]
         png = await off_loop(
-            lambda: encode_png(render_region(view, seat, names=names, locale=locale)))
+            lambda: encode_png(render_region(view, seat, names=names, words=translator(locale))))
         await interaction.followup.send(
             t("tuscany.panel.region_of", locale, name=names[seat]),
             file=discord.File(io.BytesIO(png), filename="region.png"), ephemeral=True)
 
     async def cog_load(self) -> None:
-        self.bot.presenters[KEY] = TuscanyPresenter()
         self.bot.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.presenters.pop(KEY, None)
         self.bot.tree.remove_command(self.group.name)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import Action, Engine
+from engines.base import Action, Engine, Subset
+from engines.rng import Rng
 
 
 def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
@@ -17,16 +18,11 @@ def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
 
 
 def random_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Action:
-    """One of the offered actions or subset decisions, each equally likely; a subset
-    decision then takes a random count of its options, chosen at random."""
-    actions = engine.legal_actions(state, seat)
-    # engines not yet on contract v2 have no subset decisions
-    subsets = engine.subsets(state, seat) if hasattr(engine, "subsets") else []
-    if not actions and not subsets:
+    """One offered action: a listed one, or a random member of a subset decision (each
+    decision equally likely, whatever its size)."""
+    actions: list[Action | Subset] = [*engine.legal_actions(state, seat),
+                                      *engine.subsets(state, seat)]
+    if not actions:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
-    k = rng.randrange(len(actions) + len(subsets))
-    if k < len(actions):
-        return actions[k]
-    subset = subsets[k - len(actions)]
-    size = rng.randint(subset.min_values, subset.most)
-    return subset.action(rng.sample(subset.options, size))
+    choice = actions[rng.randrange(len(actions))]
+    return choice.sample(Rng(rng.getrandbits(64))) if isinstance(choice, Subset) else choice

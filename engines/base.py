@@ -84,7 +84,10 @@ class InvalidState(GameError):
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A translatable text: ``key`` in the locale catalogues, ``params`` to format it."""
+    """A translatable text: ``key`` in the locale catalogues, ``params`` to format it.
+
+    A parameter that is itself a text to translate (a card's name in "takes {card}") is a
+    nested ``Message``; a plain string parameter is always shown as it is."""
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -99,11 +102,38 @@ class Event:
     to: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "params": dict(self.params), "to": self.to}
+        return {"key": self.key, "params": _encode(self.params), "to": self.to}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
-        return cls(str(data["key"]), dict(data.get("params") or {}), data.get("to"))
+        return cls(str(data["key"]), _decode(data.get("params") or {}), data.get("to"))
+
+
+# A Message nested in event parameters is stored as {"$message": key, "params": {...}}: the
+# marker tells a text to translate from any other value (user text is never a key).
+_MESSAGE = "$message"
+
+
+def _encode(params: Mapping[str, Any]) -> dict[str, Any]:
+    def one(value: Any) -> Any:
+        if isinstance(value, Message):
+            return {_MESSAGE: value.key, "params": _encode(value.params)}
+        if isinstance(value, (list, tuple)):
+            return [one(v) for v in value]
+        return value
+
+    return {k: one(v) for k, v in params.items()}
+
+
+def _decode(params: Mapping[str, Any]) -> dict[str, Any]:
+    def one(value: Any) -> Any:
+        if isinstance(value, dict) and isinstance(value.get(_MESSAGE), str):
+            return Message(value[_MESSAGE], _decode(value.get("params") or {}))
+        if isinstance(value, list):
+            return [one(v) for v in value]
+        return value
+
+    return {str(k): one(v) for k, v in params.items()}
 
 
 _TOKEN = re.compile(r"^[a-z0-9_:.=+\-]+$", re.ASCII)
@@ -448,3 +478,36 @@ def check(condition: bool, error: type[GameError], message: str, *,
     """Raise ``error(message)`` unless ``condition`` holds (keeps rule checks one line)."""
     if not condition:
         raise error(message, key=key, **params)
+
+
+def is_seat(seat: object, num_players: int) -> bool:
+    """Whether ``seat`` names a seat of a ``num_players`` game: an int (never a bool) in
+    range. Engines refuse anything else with :class:`NotYourTurn`, never a raw error."""
+    return (isinstance(seat, int) and not isinstance(seat, bool)
+            and 0 <= seat < num_players)
+
+
+def check_seed(seed: object) -> int:
+    """A ``new_game`` seed: any int (the generator keeps its low 64 bits), else
+    :class:`InvalidState`."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidState(f"Bad seed {str(seed)[:MAX_TOKEN]!r}", key="error.invalid_state",
+                           detail="seed")
+    return seed
+
+
+def check_options(spec: Spec, options: object) -> dict[str, Any]:
+    """``new_game``'s options: only those ``spec`` declares, each one of its choices (when it
+    lists them), the others at their default; anything else is :class:`InvalidState`."""
+    given = {} if options is None else options
+    known = {o.name: o for o in spec.options}
+    if not isinstance(given, Mapping) or not set(given) <= set(known):
+        raise InvalidState(f"Bad options for {spec.key}", key="error.invalid_state",
+                           detail="options")
+    chosen = {name: o.default for name, o in known.items()}
+    for name, value in given.items():
+        if known[name].choices and value not in known[name].choices:
+            raise InvalidState(f"Bad value for option {name}", key="error.invalid_state",
+                               detail=name)
+        chosen[name] = value
+    return chosen

@@ -5,6 +5,10 @@ Colours are named by the role they play (python-chess's ``svg.board`` colour map
 renderer never hard-codes a colour and a theme can be swapped whole. Fonts come from
 ``renderers/fonts`` (DejaVu, bundled with its licence) and are loaded once per size: the
 machine's own fonts are never used, so an image looks the same everywhere.
+
+Every word drawn comes from the bot's catalogues through a :class:`Translate` function the
+caller passes (``render(view, names=…, words=…)``): renderers keep no text tables and never
+import the bot.
 """
 
 from __future__ import annotations
@@ -15,12 +19,18 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 FONT_DIR = Path(__file__).parent / "fonts"
+
+
+class Translate(Protocol):
+    """The text of a catalogue key in the reader's language (``bot.i18n.translator``)."""
+
+    def __call__(self, key: str, /, **params: object) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from renderers.common import (
     Canvas,
     Face,
     Theme,
+    Translate,
     contrast_text,
     shade,
     wrap,
@@ -49,58 +50,20 @@ ORDER_CHIP_W = 178
 MATERIALS = ("brick", "sandstone", "clay", "glass", "rubble")
 COST_ORDER = (*MATERIALS, "pesos", "workers")
 
-_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "HAVANA", "round": "Round {n}", "goal": "{n} VP to win",
-        "phase.start_pick": "Choosing cards", "phase.actions": "Actions",
-        "phase.cover": "New card", "phase.over": "Game over",
-        "to_play": "{name} to play", "waiting": "Waiting for: {names}",
-        "winner": "Winner: {names}", "winners": "Winners: {names}", "winner_badge": "Winner",
-        "order": "Turn order", "order_later": "Turn order: after the reveal",
-        "buyable": "Buyable", "pile": "Pile", "centre": "Centre", "bag": "Bag", "box": "Box",
-        "bank": "Bank", "removed": "Conservation used this round",
-        "hand": "Hand {hand} · Discard {discard}", "protected": "Protected",
-        "buildings": "Buildings ({n})", "more": "+{n} more", "chosen": "Chosen",
-        "choosing": "Choosing…", "playing": "To play", "vp": "VP",
-        "brick": "Brick", "sandstone": "Sandstone", "clay": "Clay", "glass": "Glass",
-        "rubble": "Rubble", "pesos": "Pesos", "workers": "Workers",
-        "end.threshold": "victory threshold reached", "end.buildings": "no building left",
-        "end.cubes": "every cube in the box", "buying": "Buying: {building}",
-    },
-    "fr": {
-        "title": "LA HAVANE", "round": "Manche {n}", "goal": "{n} PV pour gagner",
-        "phase.start_pick": "Choix des cartes", "phase.actions": "Actions",
-        "phase.cover": "Nouvelle carte", "phase.over": "Partie terminée",
-        "to_play": "À {name} de jouer", "waiting": "En attente de : {names}",
-        "winner": "Gagnant : {names}", "winners": "Gagnants : {names}",
-        "winner_badge": "Gagnant",
-        "order": "Ordre du tour", "order_later": "Ordre du tour : après la révélation",
-        "buyable": "Achetable", "pile": "Pioche", "centre": "Centre", "bag": "Sac",
-        "box": "Boîte", "bank": "Banque", "removed": "Arrêt des travaux utilisé cette manche",
-        "hand": "Main {hand} · Défausse {discard}", "protected": "Protégé",
-        "buildings": "Bâtiments ({n})", "more": "+{n} autres", "chosen": "Choisi",
-        "choosing": "Choisit…", "playing": "Joue", "vp": "PV",
-        "brick": "Brique", "sandstone": "Grès", "clay": "Argile", "glass": "Verre",
-        "rubble": "Gravats", "pesos": "Pesos", "workers": "Ouvriers",
-        "end.threshold": "seuil de victoire atteint", "end.buildings": "plus aucun bâtiment",
-        "end.cubes": "tous les cubes dans la boîte", "buying": "Achat : {building}",
-    },
-}
+END_REASONS = ("threshold", "buildings", "cubes")
 
 
-def _t(key: str, locale: str, **params: object) -> str:
-    table = _TEXT.get(locale, _TEXT["en"])
-    return table.get(key, _TEXT["en"][key]).format(**params)
+def _t(key: str, words: Translate, **params: object) -> str:
+    """A board label from the catalogues (``havana.board.<key>``)."""
+    return words(f"havana.board.{key}", **params)
 
 
-def card_name(card_id: str, locale: str) -> str:
-    card = CARDS[card_id]
-    return card.name_fr if locale == "fr" else card.name_en
+def card_name(card_id: str, words: Translate) -> str:
+    return words(f"havana.card.{card_id}")
 
 
-def building_name(building: Mapping[str, Any], locale: str) -> str:
-    names: Mapping[str, str] = building["name"]
-    return names.get(locale) or names["en"]
+def building_name(building_id: int, words: Translate) -> str:
+    return words(f"havana.building.{building_id}")
 
 
 class _Canvas(Canvas[Theme]):
@@ -175,7 +138,7 @@ def render(
     view: Mapping[str, Any],
     *,
     names: Sequence[str],
-    locale: str = "en",
+    words: Translate,
     theme: Theme = DEFAULT_THEME,
     scale: float = 1.0,
 ) -> Image.Image:
@@ -185,57 +148,58 @@ def render(
     """
     img = _background(int(view["num_players"]), theme, scale).copy()
     c = _Canvas(img, theme, scale)
-    _header(c, view, names, locale)
+    _header(c, view, names, words)
     for index, row in enumerate(view["rows"][:2]):
-        _row(c, row, BOARD_TOP + index * (TILE_H + ROW_GAP), locale)
-    _side(c, view, names, locale)
+        _row(c, row, BOARD_TOP + index * (TILE_H + ROW_GAP), words)
+    _side(c, view, names, words)
     for (x0, x1), player in zip(_panel_columns(int(view["num_players"])), view["players"],
                                 strict=False):
-        _panel(c, view, player, x0, x1, names, locale)
+        _panel(c, view, player, x0, x1, names, words)
     return img
 
 
 # Header: round, phase, status, turn order.
 
-def _header(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def _header(c: _Canvas, view: Mapping[str, Any], names: Sequence[str],
+            words: Translate) -> None:
     th = c.theme
-    title = _t("title", locale)
+    title = _t("title", words)
     c.text(MARGIN, HEADER_H / 2, title, 26, fill=th.header_text, face=Face.BOLD, anchor="lm")
     x = MARGIN + c.width(title, 26, Face.BOLD) + 24
     phase = view["phase"]
-    line1 = f"{_t('round', locale, n=view['round'])}  ·  {_t('phase.' + phase, locale)}"
+    line1 = f"{_t('round', words, n=view['round'])}  ·  {_t('phase.' + phase, words)}"
     if view.get("vp_to_win"):
-        line1 += f"  ·  {_t('goal', locale, n=view['vp_to_win'])}"
+        line1 += f"  ·  {_t('goal', words, n=view['vp_to_win'])}"
     order: list[int] = list(view["turn_order"])
     right = WIDTH - MARGIN - (len(order) * (ORDER_CHIP_W + 8) if order else 330)
     c.fitted(x, 8, line1, 22, right - x - 16, fill=th.header_text, face=Face.BOLD, min_size=16)
-    c.fitted(x, 36, _status(view, names, locale), 17, right - x - 16, fill=th.header_muted,
+    c.fitted(x, 36, _status(view, names, words), 17, right - x - 16, fill=th.header_muted,
              face=Face.BOLD, min_size=13)
     if not order:
-        c.fitted(WIDTH - MARGIN, HEADER_H / 2, _t("order_later", locale), 16, 320,
+        c.fitted(WIDTH - MARGIN, HEADER_H / 2, _t("order_later", words), 16, 320,
                  fill=th.header_muted, anchor="rm", min_size=12)
         return
-    c.text(right, 5, _t("order", locale), 12, fill=th.header_muted)
+    c.text(right, 5, _t("order", words), 12, fill=th.header_muted)
     cx = right
     for seat in order:
         _order_chip(c, view, seat, cx, names)
         cx += ORDER_CHIP_W + 8
 
 
-def _status(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+def _status(view: Mapping[str, Any], names: Sequence[str], words: Translate) -> str:
     phase = view["phase"]
     if phase == "over":
         winners = list(view.get("winners") or [])
         who = ", ".join(_name(names, s) for s in winners)
-        text = _t("winners" if len(winners) > 1 else "winner", locale, names=who)
+        text = _t("winners" if len(winners) > 1 else "winner", words, names=who)
         reason = view.get("end_reason")
-        if reason and f"end.{reason}" in _TEXT["en"]:
-            text += f"  ({_t('end.' + reason, locale)})"
+        if reason in END_REASONS:
+            text += f"  ({_t('end.' + reason, words)})"
         return text
     if phase == "actions" and view.get("current") is not None:
-        return "▶ " + _t("to_play", locale, name=_name(names, int(view["current"])))
+        return "▶ " + _t("to_play", words, name=_name(names, int(view["current"])))
     waiting = ", ".join(_name(names, s) for s in view["active"])
-    return _t("waiting", locale, names=waiting)
+    return _t("waiting", words, names=waiting)
 
 
 def _order_chip(c: _Canvas, view: Mapping[str, Any], seat: int, x: float,
@@ -257,7 +221,7 @@ def _order_chip(c: _Canvas, view: Mapping[str, Any], seat: int, x: float,
 
 # Building rows.
 
-def _row(c: _Canvas, row: Sequence[Mapping[str, Any]], y: float, locale: str) -> None:
+def _row(c: _Canvas, row: Sequence[Mapping[str, Any]], y: float, words: Translate) -> None:
     span = SIDE_X - MARGIN - 16
     n = len(row)
     if n == 0:
@@ -266,30 +230,31 @@ def _row(c: _Canvas, row: Sequence[Mapping[str, Any]], y: float, locale: str) ->
         return
     w = min(TILE_W, (span - (n - 1) * TILE_GAP) / n)
     for index, building in enumerate(row):
-        _tile(c, building, MARGIN + index * (w + TILE_GAP), y, w, locale)
+        _tile(c, building, MARGIN + index * (w + TILE_GAP), y, w, words)
 
 
-def _tile(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float, locale: str) -> None:
+def _tile(c: _Canvas, b: Mapping[str, Any], x: float, y: float, w: float,
+          words: Translate) -> None:
     th = c.theme
     buyable = bool(b.get("buyable"))
     h = TILE_H
     if buyable:
         c.box(x, y, x + w, y + h, fill=th.buyable, radius=10)
         c.box(x + 4, y + 4, x + w - 4, y + h - 26, fill=th.tile, radius=8)
-        c.text(x + 10, y + h - 13, "★ " + _t("buyable", locale), 15, fill=th.text_on_dark,
+        c.text(x + 10, y + h - 13, "★ " + _t("buyable", words), 15, fill=th.text_on_dark,
                face=Face.BOLD, anchor="lm")
     else:
         c.box(x, y, x + w, y + h, fill=th.tile_muted, outline=th.tile_border, width=2,
               radius=10)
     c.circle(x + 30, y + 30, 42, fill=th.vp, outline=shade(th.vp, 0.7), width=2)
     c.number(x + 30, y + 30, str(b["vp"]), 24, fill=th.text)
-    c.text(x + 30, y + 56, _t("vp", locale), 11, fill=th.text_muted, face=Face.BOLD,
+    c.text(x + 30, y + 56, _t("vp", words), 11, fill=th.text_muted, face=Face.BOLD,
            anchor="mt")
     # The number sits in the bottom strip (the buyable band, or the free margin under the
     # cost), so the name can use the tile's whole width.
     c.text(x + w - 9, y + h - 13, f"#{b['id']}", 13,
            fill=th.text_on_dark if buyable else th.text_muted, anchor="rm")
-    size, lines = _name_lines(c, building_name(b, locale), w - 66)
+    size, lines = _name_lines(c, building_name(int(b["id"]), words), w - 66)
     if len(lines) == 1:
         c.text(x + 58, y + 32, lines[0], size, fill=th.text, face=Face.CONDENSED_BOLD,
                anchor="lm")
@@ -363,13 +328,14 @@ def _architect_badge(c: _Canvas, x: float, cy: float, w: float, d: float) -> Non
 
 # Side column: pile, centre supply, bag / box / bank.
 
-def _side(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def _side(c: _Canvas, view: Mapping[str, Any], names: Sequence[str],
+          words: Translate) -> None:
     th = c.theme
     x0, y0, x1 = SIDE_X + 16, BOARD_TOP + 14, WIDTH - MARGIN - 16
     for k in (2, 1, 0):
         c.box(x0 + k * 6, y0 + k * 6, x0 + 64 + k * 6, y0 + 84 + k * 6, fill=th.header,
               outline=th.card_back_edge, width=2, radius=6)
-    c.text(x0 + 92, y0 + 4, _t("pile", locale), 16, fill=th.text_muted, face=Face.BOLD)
+    c.text(x0 + 92, y0 + 4, _t("pile", words), 16, fill=th.text_muted, face=Face.BOLD)
     c.text(x0 + 92, y0 + 26, str(view["pile"]), 44, fill=th.text, face=Face.BOLD)
 
     # Bag / box / bank, to the right of the pile.
@@ -377,17 +343,17 @@ def _side(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str
     counts = (("bag", view["bag"]), ("box", view["box"]))
     for i, (key, value) in enumerate(counts):
         yy = y0 + 4 + i * 30
-        c.text(bx, yy, _t(key, locale), 17, fill=th.text_muted, face=Face.BOLD)
+        c.text(bx, yy, _t(key, words), 17, fill=th.text_muted, face=Face.BOLD)
         c.text(x1, yy, str(value), 20, fill=th.text, face=Face.BOLD, anchor="ra")
     yy = y0 + 64
-    c.text(bx, yy, _t("bank", locale), 17, fill=th.text_muted, face=Face.BOLD)
+    c.text(bx, yy, _t("bank", words), 17, fill=th.text_muted, face=Face.BOLD)
     c.worker(x1 - 16, yy + 12, 32, int(view["bank_workers"]))
 
     # Centre supply: pesos then each material, each named (the board's colour legend).
     cy0 = y0 + 118
     c.box(SIDE_X + 10, cy0, WIDTH - MARGIN - 10, cy0 + 150, fill=th.tile, radius=10,
           outline=th.tile_border, width=1)
-    c.text(x0, cy0 + 10, _t("centre", locale), 18, fill=th.text, face=Face.BOLD)
+    c.text(x0, cy0 + 10, _t("centre", words), 18, fill=th.text, face=Face.BOLD)
     centre: Mapping[str, int] = view["centre"]
     kinds = ("pesos", *MATERIALS)
     step = (x1 - x0) / len(kinds)
@@ -395,15 +361,15 @@ def _side(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str
         cx = x0 + step * (i + 0.5)
         value = int(centre.get(kind, 0))
         c.resource(kind, cx, cy0 + 72, 46, value, faded=value == 0)
-        c.fitted(cx, cy0 + 104, _t(kind, locale), 14, step - 4, fill=th.text_muted,
+        c.fitted(cx, cy0 + 104, _t(kind, words), 14, step - 4, fill=th.text_muted,
                  face=Face.CONDENSED_BOLD, anchor="mt", min_size=11)
 
     notes: list[tuple[str, RGB]] = []
-    doing = _in_progress(view, names, locale)
+    doing = _in_progress(view, names, words)
     if doing:
         notes.append(("▶ " + doing, shade(th.highlight, 1.7)))
     if view.get("removed_this_round"):
-        notes.append(("✓ " + _t("removed", locale), shade(th.architect, 1.75)))
+        notes.append(("✓ " + _t("removed", words), shade(th.architect, 1.75)))
     for i, (text, colour) in enumerate(notes):
         ry = cy0 + 166 + i * 50
         c.box(SIDE_X + 10, ry, WIDTH - MARGIN - 10, ry + 40, fill=colour, radius=10)
@@ -411,17 +377,17 @@ def _side(c: _Canvas, view: Mapping[str, Any], names: Sequence[str], locale: str
                  min_size=12)
 
 
-def _in_progress(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+def _in_progress(view: Mapping[str, Any], names: Sequence[str], words: Translate) -> str:
     """The card being carried out (and whom it targets) or the building being paid for."""
     context: Mapping[str, Any] | None = view.get("context")
     if view["phase"] != "actions" or not context:
         return ""
     if context.get("building") is not None:
         b = BUILDINGS[int(context["building"])]
-        return _t("buying", locale, building=b.name_fr if locale == "fr" else b.name_en)
+        return _t("buying", words, building=building_name(b.id, words))
     if not context.get("card"):
         return ""
-    text = card_name(str(context["card"]), locale)
+    text = card_name(str(context["card"]), words)
     # While a thief's victim is being chosen the targets are only candidates: not shown.
     choosing = str(view.get("step") or "").endswith("_target")
     targets = [_name(names, int(seat)) for seat in context.get("targets") or []]
@@ -433,7 +399,7 @@ def _in_progress(view: Mapping[str, Any], names: Sequence[str], locale: str) -> 
 # Player panels.
 
 def _panel(c: _Canvas, view: Mapping[str, Any], p: Mapping[str, Any], x0: float, x1: float,
-           names: Sequence[str], locale: str) -> None:
+           names: Sequence[str], words: Translate) -> None:
     th = c.theme
     seat = int(p["seat"])
     phase = view["phase"]
@@ -458,7 +424,7 @@ def _panel(c: _Canvas, view: Mapping[str, Any], p: Mapping[str, Any], x0: float,
     c.box(x1 - 66, y0 + 7, x1 - 8, y0 + PANEL_HEAD_H - 7, fill=th.card_face, radius=6)
     c.number(x1 - 37, mid, number, 22, fill=th.text)
     pill_right = x1 - 74
-    pill = _panel_pill(view, p, locale, current, winner)
+    pill = _panel_pill(view, p, words, current, winner)
     if pill is not None:
         label, colour = pill
         pw = c.width(label, 15, Face.BOLD) + 16
@@ -478,7 +444,7 @@ def _panel(c: _Canvas, view: Mapping[str, Any], p: Mapping[str, Any], x0: float,
     for i in range(2):
         cx = x0 + 12 + i * (CARD_W + CARD_GAP)
         if i < len(face_up):
-            _card(c, face_up[i], cx, top, locale, used=face_up[i] in used)
+            _card(c, face_up[i], cx, top, words, used=face_up[i] in used)
         else:
             _card_back(c, cx, top, picked=bool(p["has_picked"]))
 
@@ -486,50 +452,50 @@ def _panel(c: _Canvas, view: Mapping[str, Any], p: Mapping[str, Any], x0: float,
     sx = x0 + 12 + 2 * CARD_W + CARD_GAP + 14
     c.circle(sx + 24, top + 24, 48, fill=th.vp, outline=shade(th.vp, 0.7), width=2)
     c.number(sx + 24, top + 22, str(p["vp"]), 24, fill=th.text)
-    c.text(sx + 24, top + 37, _t("vp", locale), 10, fill=th.text, face=Face.BOLD, anchor="mm")
+    c.text(sx + 24, top + 37, _t("vp", words), 10, fill=th.text, face=Face.BOLD, anchor="mm")
     c.coin(sx + 78, top + 24, 42, int(p["pesos"]), faded=int(p["pesos"]) == 0)
     c.worker(sx + 126, top + 24, 40, int(p["workers"]), faded=int(p["workers"]) == 0)
     materials: Mapping[str, int] = p["materials"]
     for i, kind in enumerate(MATERIALS):
         value = int(materials.get(kind, 0))
         c.cube(sx + 16 + i * 35, top + 70, 31, kind, value, faded=value == 0)
-    c.fitted(sx, top + 98, _t("hand", locale, hand=p["hand_count"], discard=p["discard_count"]),
+    c.fitted(sx, top + 98, _t("hand", words, hand=p["hand_count"], discard=p["discard_count"]),
              15, x1 - sx - 10, fill=th.text_muted, face=Face.CONDENSED_BOLD, min_size=12)
     if p.get("protected"):
         # Beside the worker when the panel is wide enough, else on the buildings title line
         # (a 4-player panel has no room beside the worker).
-        if x1 - 12 - _protected_width(c, locale) >= sx + 152:
-            _protected(c, x1 - 12, top + 24, locale)
+        if x1 - 12 - _protected_width(c, words) >= sx + 152:
+            _protected(c, x1 - 12, top + 24, words)
         else:
-            _protected(c, x1 - 12, top + CARD_H + 20, locale)
+            _protected(c, x1 - 12, top + CARD_H + 20, words)
 
     _buildings(c, list(p["buildings"]), x0 + 12, top + CARD_H + 12, x1 - 12, y1 - 10,
-               locale)
+               words)
 
 
-def _panel_pill(view: Mapping[str, Any], p: Mapping[str, Any], locale: str, current: bool,
+def _panel_pill(view: Mapping[str, Any], p: Mapping[str, Any], words: Translate, current: bool,
                 winner: bool) -> tuple[str, RGB] | None:
     th_pick = view["phase"] in ("start_pick", "cover")
     if winner:
-        return "♛ " + _t("winner_badge", locale), (150, 110, 10)
+        return "♛ " + _t("winner_badge", words), (150, 110, 10)
     if current:
-        return _t("playing", locale), (196, 90, 10)
+        return _t("playing", words), (196, 90, 10)
     if th_pick:
         if p["has_picked"]:
-            return "✓ " + _t("chosen", locale), (30, 120, 60)
-        return _t("choosing", locale), (70, 80, 150)
+            return "✓ " + _t("chosen", words), (30, 120, 60)
+        return _t("choosing", words), (70, 80, 150)
     return None
 
 
-def _protected_width(c: _Canvas, locale: str) -> float:
-    return c.width(_t("protected", locale), 14, Face.CONDENSED_BOLD) + 38
+def _protected_width(c: _Canvas, words: Translate) -> float:
+    return c.width(_t("protected", words), 14, Face.CONDENSED_BOLD) + 38
 
 
-def _protected(c: _Canvas, right: float, cy: float, locale: str) -> None:
+def _protected(c: _Canvas, right: float, cy: float, words: Translate) -> None:
     """A shield and the word, right-aligned at ``right`` (Protection face up)."""
     th = c.theme
-    label = _t("protected", locale)
-    w = _protected_width(c, locale)
+    label = _t("protected", words)
+    w = _protected_width(c, words)
     c.box(right - w, cy - 13, right, cy + 13, fill=th.protected, radius=8)
     sx, sy = right - w + 8, cy - 9
     points = [(sx, sy), (sx + 16, sy), (sx + 16, sy + 8), (sx + 8, sy + 18), (sx, sy + 8)]
@@ -538,14 +504,15 @@ def _protected(c: _Canvas, right: float, cy: float, locale: str) -> None:
            anchor="rm")
 
 
-def _card(c: _Canvas, card_id: str, x: float, y: float, locale: str, *, used: bool) -> None:
+def _card(c: _Canvas, card_id: str, x: float, y: float, words: Translate, *,
+          used: bool) -> None:
     th = c.theme
     fill = th.card_used if used else th.card_face
     c.box(x, y, x + CARD_W, y + CARD_H, fill=fill, outline=th.text, width=2, radius=8)
     c.number(x + CARD_W / 2, y + 32, str(CARDS[card_id].value), 42,
              fill=th.text_muted if used else th.text)
     name_font = c.font(13, Face.CONDENSED_BOLD)
-    lines = wrap(card_name(card_id, locale), name_font, c.s(CARD_W - 8), 3)
+    lines = wrap(card_name(card_id, words), name_font, c.s(CARD_W - 8), 3)
     base = y + CARD_H - 12 - (len(lines) - 1) * 15
     for i, line in enumerate(lines):
         c.text(x + CARD_W / 2, base + i * 15, line, 13, fill=th.text, face=Face.CONDENSED_BOLD,
@@ -574,10 +541,10 @@ def _card_back(c: _Canvas, x: float, y: float, *, picked: bool) -> None:
 
 
 def _buildings(c: _Canvas, ids: list[int], x0: float, y0: float, x1: float, y1: float,
-               locale: str) -> None:
+               words: Translate) -> None:
     """The seat's buildings as compact chips (VP + name), "+N more" when they overflow."""
     th = c.theme
-    c.text(x0, y0, _t("buildings", locale, n=len(ids)), 14, fill=th.text_muted,
+    c.text(x0, y0, _t("buildings", words, n=len(ids)), 14, fill=th.text_muted,
            face=Face.BOLD)
     top = y0 + 22
     # Two columns at most: a whole name per chip matters more than filling the width.
@@ -595,12 +562,12 @@ def _buildings(c: _Canvas, ids: list[int], x0: float, y0: float, x1: float, y1: 
         b = BUILDINGS[bid]
         c.circle(x + 14, y + CHIP_H / 2, 22, fill=th.vp)
         c.number(x + 14, y + CHIP_H / 2, str(b.vp), 13, fill=th.text)
-        label = b.name_fr if locale == "fr" else b.name_en
+        label = building_name(b.id, words)
         c.fitted(x + 30, y + CHIP_H / 2, label, 15, chip_w - 36, fill=th.text,
                  face=Face.CONDENSED_BOLD, anchor="lm", min_size=12)
     if len(shown) < len(ids):
         index = len(shown)
         x = x0 + (index % cols) * (chip_w + CHIP_GAP)
         y = top + (index // cols) * (CHIP_H + CHIP_GAP)
-        c.text(x + chip_w / 2, y + CHIP_H / 2, _t("more", locale, n=len(ids) - len(shown)),
+        c.text(x + chip_w / 2, y + CHIP_H / 2, _t("more", words, n=len(ids) - len(shown)),
                15, fill=th.text_muted, face=Face.BOLD, anchor="mm")

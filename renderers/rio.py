@@ -20,7 +20,16 @@ from typing import Any
 from PIL import Image
 
 from engines.rio.data import BOARD, CHARACTERS, LADDERS
-from renderers.common import DEFAULT_THEME, RGB, Canvas, Face, Theme, contrast_text, shade
+from renderers.common import (
+    DEFAULT_THEME,
+    RGB,
+    Canvas,
+    Face,
+    Theme,
+    Translate,
+    contrast_text,
+    shade,
+)
 
 WIDTH, HEIGHT = 1600, 1000
 MARGIN = 16
@@ -60,66 +69,12 @@ class RioTheme(Theme):
 
 RIO_THEME = RioTheme()
 
-_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "RÍO DE LA PLATA", "year": "{year} · round {round}/{rounds}",
-        "phase.place": "Placement", "phase.effects": "Effects", "phase.complete": "Completions",
-        "phase.combat": "Combat", "phase.over": "Game over", "awaiting": "Awaiting: {names}",
-        "natives": "Natives", "pirates": "Pirates", "next": "Next: {symbols}",
-        "ladders": "Ladders", "production": "Production", "ship": "Ship",
-        "docked": "docked {load}/{cap}", "at_sea": "at sea, back in {year}",
-        "no_port": "no Port yet", "chars": "Characters", "pieces": "Pieces left {n}",
-        "vp": "VP", "silver": "silver", "wood": "wood", "stone": "stone", "precious": "prec.",
-        "workers": "home {n}", "attacks": "attacks {n}", "agri": "Agri", "crafts": "Crafts",
-        "quay": "Quay", "bids": "Order", "combat": "{enemy} · combat round {n}",
-        "attacker": "attacker: {name}", "outside": "staged: {n}", "winner": "Winner: {names}",
-        "quarter": "Quarter {q}", "closed": "done",
-    },
-    "fr": {
-        "title": "RÍO DE LA PLATA", "year": "{year} · tour {round}/{rounds}",
-        "phase.place": "Placement", "phase.effects": "Effets", "phase.complete": "Achèvements",
-        "phase.combat": "Combat", "phase.over": "Partie finie", "awaiting": "On attend : {names}",
-        "natives": "Indigènes", "pirates": "Pirates", "next": "Prochain : {symbols}",
-        "ladders": "Échelles", "production": "Production", "ship": "Bateau",
-        "docked": "au port {load}/{cap}", "at_sea": "en mer, retour en {year}",
-        "no_port": "pas encore de Port", "chars": "Personnages", "pieces": "Pièces {n}",
-        "vp": "PV", "silver": "argent", "wood": "bois", "stone": "pierre", "precious": "préc.",
-        "workers": "maison {n}", "attacks": "attaques {n}", "agri": "Agri", "crafts": "Artis.",
-        "quay": "Quai", "bids": "Ordre", "combat": "{enemy} · tour de combat {n}",
-        "attacker": "attaquant : {name}", "outside": "en attente : {n}",
-        "winner": "Gagnant : {names}", "quarter": "Quartier {q}", "closed": "fini",
-    },
-}
-
-SHORT = {
-    "en": {"hut": "H", "house": "HS", "stonecutter": "SC", "carpenter": "CP", "market": "MK",
-           "company": "CO", "square": "SQ", "monument": "MO", "garden": "GA", "barracks": "BA",
-           "church": "CH", "palace": "PAL", "cathedral": "CAT", "fort": "FORT",
-           "port": "PORT"},
-    "fr": {"hut": "H", "house": "M", "stonecutter": "TP", "carpenter": "CH", "market": "MA",
-           "company": "CO", "square": "PL", "monument": "MO", "garden": "JA", "barracks": "CA",
-           "church": "ÉG", "palace": "PAL", "cathedral": "CAT", "fort": "FORT",
-           "port": "PORT"},
-}
-LADDER_NAMES = {
-    "en": {"palace": "Palace", "cathedral": "Cathedral", "fort": "Fort", "port": "Port",
-           "walls": "Walls", "roads": "Roads"},
-    "fr": {"palace": "Palais", "cathedral": "Cathédrale", "fort": "Fort", "port": "Port",
-           "walls": "Murs", "roads": "Routes"},
-}
-CHAR_SHORT = {
-    "cannoneer": "Cann", "general": "Gen", "road_builder": "Road", "defender_char": "Def",
-    "master_stonecutter": "MStn", "master_carpenter": "MCar", "master_craftsman": "MCra",
-    "master_merchant": "MMer", "shipowner": "Ship", "bishop": "Bish", "architect": "Arch",
-    "governor": "Gov",
-}
-
 C = Canvas[RioTheme]
 
 
-def _t(key: str, locale: str, **params: object) -> str:
-    table = _TEXT.get(locale, _TEXT["en"])
-    return table.get(key, _TEXT["en"][key]).format(**params)
+def _t(key: str, words: Translate, **params: object) -> str:
+    """A board word from the catalogues (``rio.board.*``)."""
+    return words(f"rio.board.{key}", **params)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -131,47 +86,47 @@ def _cell_xy(token: str) -> tuple[float, float]:
     return GRID_X + c * CELL, GRID_Y + r * CELL
 
 
-def render(view: Mapping[str, Any], *, names: Sequence[str], locale: str = "en",
+def render(view: Mapping[str, Any], *, names: Sequence[str], words: Translate,
            theme: RioTheme = RIO_THEME, scale: float = 1.0) -> Image.Image:
     """Draw ``view`` as an RGB image. Pure: same input, same image."""
     img = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), theme.background)
     c = Canvas(img, theme, scale)
-    _header(c, view, names, locale)
-    _city(c, view, locale)
+    _header(c, view, names, words)
+    _city(c, view, words)
     if view.get("combat"):
-        _combat(c, view, names, locale)
-    y = _ladders(c, view, locale)
-    y = _production_and_ship(c, view, locale, y)
-    y = _characters(c, view, y)
-    _players(c, view, names, locale, y)
+        _combat(c, view, names, words)
+    y = _ladders(c, view, words)
+    y = _production_and_ship(c, view, words, y)
+    y = _characters(c, view, words, y)
+    _players(c, view, names, words, y)
     return img
 
 
 # --- header -----------------------------------------------------------------------------------
-def _header(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def _header(c: C, view: Mapping[str, Any], names: Sequence[str], words: Translate) -> None:
     th = c.theme
     c.box(0, 0, WIDTH, HEADER_H, fill=th.header)
-    c.text(MARGIN, 22, _t("title", locale), 22, fill=th.header_text, face=Face.BOLD,
+    c.text(MARGIN, 22, _t("title", words), 22, fill=th.header_text, face=Face.BOLD,
            anchor="lm")
-    c.text(MARGIN, 48, _t("year", locale, year=view["year"], round=min(view["round"],
+    c.text(MARGIN, 48, _t("year", words, year=view["year"], round=min(view["round"],
                                                                        view["rounds"]),
                          rounds=view["rounds"]), 15, fill=th.header_muted, anchor="lm")
-    phase = _t(f"phase.{view['phase']}", locale)
+    phase = _t(f"phase.{view['phase']}", words)
     c.text(300, 22, phase, 20, fill=th.header_text, face=Face.BOLD, anchor="lm")
     if view["phase"] == "over":
         scores = {p["seat"]: p["vp"] for p in view["players"]}
         best = max(scores.values())
-        status = _t("winner", locale, names=", ".join(
+        status = _t("winner", words, names=", ".join(
             _name(names, s) for s, v in scores.items() if v == best))
     else:
-        status = _t("awaiting", locale, names=", ".join(_name(names, s)
+        status = _t("awaiting", words, names=", ".join(_name(names, s)
                                                        for s in view["active"]))
     c.fitted(300, 48, status, 15, 560, fill=th.highlight if view["active"] else th.header_text,
              anchor="lm")
     x = 880
     for key, colour in (("natives", th.natives), ("pirates", th.pirates)):
         value = view["enemy"][key]
-        c.text(x, 20, _t(key, locale), 13, fill=th.header_muted, anchor="lm")
+        c.text(x, 20, _t(key, words), 13, fill=th.header_muted, anchor="lm")
         for v in range(10):
             cx = x + 8 + v * 17
             c.circle(cx, 44, 16, fill=colour if v == value else shade(th.header, 1.3),
@@ -179,14 +134,14 @@ def _header(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str) ->
             c.number(cx, 44, str(v), 10, fill=th.text_on_dark)
         x += 190
     symbol = view.get("next_symbol") or ""
-    moves = [f"{_t(k, locale)} +1" for ch, k in (("F", "natives"), ("S", "pirates"))
+    moves = [f"{_t(k, words)} +1" for ch, k in (("F", "natives"), ("S", "pirates"))
              if ch in symbol]
-    c.fitted(x + 10, 32, _t("next", locale, symbols=", ".join(moves) or "–"), 14, 220,
+    c.fitted(x + 10, 32, _t("next", words, symbols=", ".join(moves) or "–"), 14, 220,
              fill=th.header_text, anchor="lm")
 
 
 # --- city ---------------------------------------------------------------------------------------
-def _city(c: C, view: Mapping[str, Any], locale: str) -> None:
+def _city(c: C, view: Mapping[str, Any], words: Translate) -> None:
     th = c.theme
     B = BOARD
     for i in range(B.ncells):
@@ -231,7 +186,7 @@ def _city(c: C, view: Mapping[str, Any], locale: str) -> None:
              fill=th.text_on_dark)
     frozen = set(view["combat"]["frozen"]) if view.get("combat") else set()
     for entry in view["cells"]:
-        _cell_content(c, entry, locale, entry["cell"] in frozen)
+        _cell_content(c, entry, words, entry["cell"] in frozen)
 
 
 def _edge_line(c: C, edge: str, colour: RGB, width: float) -> None:
@@ -240,7 +195,7 @@ def _edge_line(c: C, edge: str, colour: RGB, width: float) -> None:
            fill=colour, width=width)
 
 
-def _cell_content(c: C, entry: Mapping[str, Any], locale: str, frozen: bool) -> None:
+def _cell_content(c: C, entry: Mapping[str, Any], words: Translate, frozen: bool) -> None:
     th = c.theme
     x, y = _cell_xy(entry["cell"])
     kind = entry["building"]
@@ -251,7 +206,7 @@ def _cell_content(c: C, entry: Mapping[str, Any], locale: str, frozen: bool) -> 
         inset = 8 if kind == "hut" else 4
         c.box(x + inset, y + inset, x + CELL - inset, y + CELL - inset, fill=fill,
               outline=th.text, width=1, radius=3)
-        label = SHORT.get(locale, SHORT["en"]).get(kind, kind[:2].upper())
+        label = _t(f"short.{kind}", words)
         c.fitted(x + CELL / 2, y + (CELL / 2 if not entry["workers"] else 17), label, 13,
                  CELL - 10, fill=contrast_text(fill, th), face=Face.BOLD, anchor="mm",
                  min_size=8)
@@ -267,7 +222,7 @@ def _cell_content(c: C, entry: Mapping[str, Any], locale: str, frozen: bool) -> 
 
 
 # --- combat -------------------------------------------------------------------------------------
-def _combat(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def _combat(c: C, view: Mapping[str, Any], names: Sequence[str], words: Translate) -> None:
     th = c.theme
     cb = view["combat"]
     enemy_colour = th.pirates if cb["enemy"] == "pirates" else th.natives
@@ -291,10 +246,10 @@ def _combat(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str) ->
         c.box(cx - 14, cy - 11, cx + 14, cy + 11, fill=enemy_colour, outline=th.text, width=1,
               radius=4)
         c.number(cx, cy, str(n), 12, fill=th.text_on_dark)
-    enemy = _t(cb["enemy"], locale)
-    text = " · ".join([_t("combat", locale, enemy=enemy, n=cb["round"]),
-                       _t("attacker", locale, name=_name(names, cb["attacker"])),
-                       _t("outside", locale, n=sum(n for _, n in cb["stacks"]))])
+    enemy = _t(cb["enemy"], words)
+    text = " · ".join([_t("combat", words, enemy=enemy, n=cb["round"]),
+                       _t("attacker", words, name=_name(names, cb["attacker"])),
+                       _t("outside", words, n=sum(n for _, n in cb["stacks"]))])
     c.box(GRID_X, HEIGHT - 46, GRID_X + GRID_W, HEIGHT - 14, fill=enemy_colour, radius=6)
     c.fitted(GRID_X + 10, HEIGHT - 30, text, 15, GRID_W - 20, fill=th.text_on_dark,
              face=Face.BOLD, anchor="lm")
@@ -314,16 +269,16 @@ def _title(c: C, y: float, text: str) -> float:
     return y + 22
 
 
-def _ladders(c: C, view: Mapping[str, Any], locale: str) -> float:
+def _ladders(c: C, view: Mapping[str, Any], words: Translate) -> float:
     th = c.theme
-    y = _title(c, HEADER_H + 10, _t("ladders", locale) + "   " +
-               _t("pieces", locale, n=view["pieces_left"]))
+    y = _title(c, HEADER_H + 10, _t("ladders", words) + "   " +
+               _t("pieces", words, n=view["pieces_left"]))
     for name in LADDERS:
         lad = view["ladders"][name]
-        label = LADDER_NAMES.get(locale, LADDER_NAMES["en"])[name]
+        label = words(f"rio.ladder.{name}")
         c.fitted(SIDE_X, y + 13, label, 13, 96, fill=th.text, anchor="lm")
         if lad["closed"]:
-            c.text(SIDE_X + 100, y + 13, "✓ " + _t("closed", locale), 12, fill=th.done,
+            c.text(SIDE_X + 100, y + 13, "✓ " + _t("closed", words), 12, fill=th.done,
                    anchor="lm")
         for k, (seat, vp) in enumerate(zip(lad["spaces"], lad["vp"], strict=True)):
             x = SIDE_X + 100 + k * 38
@@ -334,9 +289,9 @@ def _ladders(c: C, view: Mapping[str, Any], locale: str) -> float:
     return y + 4
 
 
-def _production_and_ship(c: C, view: Mapping[str, Any], locale: str, y: float) -> float:
+def _production_and_ship(c: C, view: Mapping[str, Any], words: Translate, y: float) -> float:
     th = c.theme
-    y = _title(c, y, _t("production", locale))
+    y = _title(c, y, _t("production", words))
     x = SIDE_X
     for space in view["production"][:16]:
         fill = th.seat(space["seat"])
@@ -348,16 +303,16 @@ def _production_and_ship(c: C, view: Mapping[str, Any], locale: str, y: float) -
     y += 30
     ship = view["ship"]
     if ship["at_sea"]:
-        status = _t("at_sea", locale, year=BOARD.first_year + ship["returns"] - 1)
+        status = _t("at_sea", words, year=BOARD.first_year + ship["returns"] - 1)
     elif not view["ladders"]["port"]["closed"]:
-        status = _t("no_port", locale)
+        status = _t("no_port", words)
     else:
-        status = _t("docked", locale, load=ship["load"], cap=ship["capacity"])
-    c.fitted(SIDE_X, y, f"{_t('ship', locale)}: {status}", 14, SIDE_W, fill=th.text)
+        status = _t("docked", words, load=ship["load"], cap=ship["capacity"])
+    c.fitted(SIDE_X, y, f"{_t('ship', words)}: {status}", 14, SIDE_W, fill=th.text)
     return y + 26
 
 
-def _characters(c: C, view: Mapping[str, Any], y: float) -> float:
+def _characters(c: C, view: Mapping[str, Any], words: Translate, y: float) -> float:
     th = c.theme
     chars = view["characters"]
     claims = view["claims"]
@@ -369,12 +324,13 @@ def _characters(c: C, view: Mapping[str, Any], y: float) -> float:
         fill = th.seat(owner) if owner >= 0 else th.tile
         c.box(x, yy, x + w, yy + 26, fill=fill, outline=th.seat(claims[char]) if char in claims
               else th.tile_border, width=3 if char in claims else 1, radius=4)
-        c.fitted(x + w / 2, yy + 13, CHAR_SHORT[char], 12, w - 6, fill=contrast_text(fill, th),
+        c.fitted(x + w / 2, yy + 13, _t(f"char.{char}", words), 12, w - 6,
+                 fill=contrast_text(fill, th),
                  anchor="mm", face=Face.BOLD)
     return y + 66
 
 
-def _players(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str,
+def _players(c: C, view: Mapping[str, Any], names: Sequence[str], words: Translate,
              y: float) -> None:
     th = c.theme
     active = set(view["active"])
@@ -390,20 +346,20 @@ def _players(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str,
         c.box(SIDE_X, y, SIDE_X + 10, y + h - 4, fill=colour, radius=3)
         c.fitted(SIDE_X + 18, y + 14, _name(names, seat), 15, 220, fill=th.text,
                  face=Face.BOLD, anchor="lm")
-        c.text(SIDE_X + SIDE_W - 10, y + 14, f"{p['vp']} {_t('vp', locale)}", 16,
+        c.text(SIDE_X + SIDE_W - 10, y + 14, f"{p['vp']} {_t('vp', words)}", 16,
                fill=th.text, face=Face.BOLD, anchor="rm")
-        items = [(th.silver, p["silver"], _t("silver", locale)),
-                 (th.wood, p["wood"], _t("wood", locale)),
-                 (th.stone, p["stone"], _t("stone", locale)),
-                 (th.precious, p["precious"], _t("precious", locale))]
+        items = [(th.silver, p["silver"], _t("silver", words)),
+                 (th.wood, p["wood"], _t("wood", words)),
+                 (th.stone, p["stone"], _t("stone", words)),
+                 (th.precious, p["precious"], _t("precious", words))]
         x = SIDE_X + 18
         for colour_r, n, label in items:
             c.box(x, y + 30, x + 16, y + 46, fill=colour_r, outline=th.text, width=1, radius=3)
             c.text(x + 21, y + 38, f"{n} {label}", 13, fill=th.text, anchor="lm")
             x += 118
-        extra = [_t("workers", locale, n=p["supply"]), _t("attacks", locale, n=p["attacks"]),
-                 f"{_t('agri', locale)} {p['agri']}", f"{_t('crafts', locale)} {p['crafts']}",
-                 f"{_t('quay', locale)} {p['quay']}", f"{_t('bids', locale)} {p['bid']}"]
+        extra = [_t("workers", words, n=p["supply"]), _t("attacks", words, n=p["attacks"]),
+                 f"{_t('agri', words)} {p['agri']}", f"{_t('crafts', words)} {p['crafts']}",
+                 f"{_t('quay', words)} {p['quay']}", f"{_t('bids', words)} {p['bid']}"]
         c.fitted(SIDE_X + 18, y + 62, " · ".join(extra), 12, SIDE_W - 30, fill=th.text_muted,
                  anchor="lm")
         y += h
@@ -411,7 +367,7 @@ def _players(c: C, view: Mapping[str, Any], names: Sequence[str], locale: str,
 
 # --- a quarter close-up for the cell picker -------------------------------------------------------
 def render_quarter(view: Mapping[str, Any], quarter: int, legal: Sequence[str], *,
-                   locale: str = "en", theme: RioTheme = RIO_THEME,
+                   words: Translate, theme: RioTheme = RIO_THEME,
                    scale: float = 1.0) -> Image.Image:
     """One quarter drawn large; the ``legal`` cells (tokens "c.r") highlighted and labelled
     exactly as the picker labels them."""
@@ -422,7 +378,7 @@ def render_quarter(view: Mapping[str, Any], quarter: int, legal: Sequence[str], 
     w, h = len(cols) * size + 40, len(rows) * size + 80
     img = Image.new("RGB", (round(w * scale), round(h * scale)), theme.background)
     c = Canvas(img, theme, scale)
-    c.text(20, 24, _t("quarter", locale, q=quarter), 20, fill=theme.text, face=Face.BOLD,
+    c.text(20, 24, _t("quarter", words, q=quarter), 20, fill=theme.text, face=Face.BOLD,
            anchor="lm")
     by_cell = {e["cell"]: e for e in view["cells"]}
     legal_set = set(legal)
@@ -436,7 +392,7 @@ def render_quarter(view: Mapping[str, Any], quarter: int, legal: Sequence[str], 
         c.box(x, y, x + size, y + size, fill=fill, outline=theme.grid, width=2)
         entry = by_cell.get(token)
         if entry and entry["building"]:
-            label = SHORT.get(locale, SHORT["en"]).get(entry["building"], "?")
+            label = _t(f"short.{entry['building']}", words)
             bfill = theme.seat(entry["owner"]) if entry["owner"] >= 0 else theme.building
             c.box(x + 20, y + 30, x + size - 20, y + size - 30, fill=bfill, outline=theme.text,
                   width=1, radius=4)

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderers.common import Face, shade
+from renderers.common import Face, Translate, shade
 from renderers.tuscany_region import (
     COLOUR_CODES,
     DEFAULT_TUSCANY_THEME,
@@ -60,7 +60,7 @@ def render(
     view: Mapping[str, Any],
     *,
     names: Sequence[str],
-    locale: str = "en",
+    words: Translate,
     theme: TuscanyTheme = DEFAULT_TUSCANY_THEME,
     scale: float = 1.0,
 ) -> Image.Image:
@@ -71,14 +71,14 @@ def render(
     players: list[Mapping[str, Any]] = list(view["players"])
     img = _background(len(players), theme, scale).copy()
     c = TuscanyCanvas(img, theme, scale)
-    _header(c, view, names, locale)
-    y = _display(c, view, locale, TOP)
-    y = _supply(c, view, locale, y + 10)
-    y = _bonuses(c, view, locale, y + 10)
-    _improvement_supply(c, view, locale, y + 10)
+    _header(c, view, names, words)
+    y = _display(c, view, words, TOP)
+    y = _supply(c, view, words, y + 10)
+    y = _bonuses(c, view, words, y + 10)
+    _improvement_supply(c, view, words, y + 10)
     winners = _winners(view)
     for rect, player in zip(_panels(len(players)), players, strict=False):
-        _panel(c, view, player, rect, names, locale, winners)
+        _panel(c, view, player, rect, names, words, winners)
     return img
 
 
@@ -113,38 +113,39 @@ def _winners(view: Mapping[str, Any]) -> set[int]:
 
 # ---------------------------------------------------------------- header
 
-def _header(c: TuscanyCanvas, view: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def _header(c: TuscanyCanvas, view: Mapping[str, Any], names: Sequence[str],
+            words: Translate) -> None:
     th = c.theme
-    title = tr("title", locale)
+    title = tr("title", words)
     c.text(MARGIN, HEADER_H / 2, title, 24, fill=th.header_text, face=Face.BOLD, anchor="lm")
     x = MARGIN + c.width(title, 24, Face.BOLD) + 28
-    parts = [tr("round", locale, n=view["round"]), tr(f"phase.{view['phase']}", locale)]
+    parts = [tr("round", words, n=view["round"]), tr(f"phase.{view['phase']}", words)]
     if view["phase"] == "over":
         pass  # the rotation flags keep their last value; at the end they say nothing
     elif view.get("extra_rotation"):
-        parts.append(tr("extra_rotation", locale))
+        parts.append(tr("extra_rotation", words))
     elif view.get("round_ending"):
-        parts.append(tr("round_ending", locale))
+        parts.append(tr("round_ending", words))
     c.fitted(x, 8, "  ·  ".join(parts), 22, WIDTH - MARGIN - x, fill=th.header_text,
              face=Face.BOLD, min_size=15)
-    c.fitted(x, 37, _status(view, names, locale), 17, WIDTH - MARGIN - x,
+    c.fitted(x, 37, _status(view, names, words), 17, WIDTH - MARGIN - x,
              fill=th.header_muted, face=Face.BOLD, min_size=12)
 
 
-def _status(view: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+def _status(view: Mapping[str, Any], names: Sequence[str], words: Translate) -> str:
     if view["phase"] == "over":
         winners = sorted(_winners(view))
         who = ", ".join(seat_name(names, s) for s in winners)
-        return tr("winners" if len(winners) > 1 else "winner", locale, names=who)
+        return tr("winners" if len(winners) > 1 else "winner", words, names=who)
     current = view.get("current")
     if isinstance(current, int):
-        text = "▶ " + tr("to_play", locale, name=seat_name(names, current))
+        text = "▶ " + tr("to_play", words, name=seat_name(names, current))
         pending = view.get("pending")
         if pending:
-            text += " — " + tr(f"step.{pending['kind']}", locale)
+            text += " — " + tr(f"step.{pending['kind']}", words)
         return text
     waiting = ", ".join(seat_name(names, int(s)) for s in view.get("active", []))
-    return tr("waiting", locale, names=waiting or "—")
+    return tr("waiting", words, names=waiting or "—")
 
 
 # ---------------------------------------------------------------- side column
@@ -159,11 +160,11 @@ def _section(c: TuscanyCanvas, y0: float, h: float, title: str, right: str = "")
                anchor="ra")
 
 
-def _display(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
+def _display(c: TuscanyCanvas, view: Mapping[str, Any], words: Translate, y0: float) -> float:
     """The 8 face-up tiles, 2 rows of 4, numbered 1-8 like the pick choices."""
     th = c.theme
     h = 190.0
-    _section(c, y0, h, tr("display", locale))
+    _section(c, y0, h, tr("display", words))
     slots: list[Mapping[str, Any] | None] = list(view["display"])
     x0 = SIDE_X0 + (SIDE_X1 - SIDE_X0 - 3 * DISPLAY_STEP - 2 * DISPLAY_R) / 2 + DISPLAY_R
     for i, tile in enumerate(slots):
@@ -180,17 +181,17 @@ def _display(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) 
     return y0 + h
 
 
-def _supply(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
+def _supply(c: TuscanyCanvas, view: Mapping[str, Any], words: Translate, y0: float) -> float:
     th = c.theme
     h = 148.0
-    _section(c, y0, h, tr("supply", locale))
+    _section(c, y0, h, tr("supply", words))
     card_icon(c, SIDE_X0 + 30, y0 + 62, 36)
     col1, col2 = SIDE_X0 + 56, SIDE_X0 + 190
     rows = (
-        ((tr("deck", locale), view["deck"]), (tr("discard", locale), view["discard"])),
-        ((tr("income", locale), view["income_deck"]), None),
-        ((tr("neutral", locale), view["neutral_stack"]),
-         (tr("neutral_discard", locale), len(view["neutral_discard"]))),
+        ((tr("deck", words), view["deck"]), (tr("discard", words), view["discard"])),
+        ((tr("income", words), view["income_deck"]), None),
+        ((tr("neutral", words), view["neutral_stack"]),
+         (tr("neutral_discard", words), len(view["neutral_discard"]))),
     )
     for r, (left, right) in enumerate(rows):
         y = y0 + 44 + r * 32
@@ -202,17 +203,17 @@ def _supply(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -
             c.text(x + 126, y - 3, str(value), 19, fill=th.text, face=Face.BOLD, anchor="ra")
     income: list[str] = list(view.get("income_discard") or [])
     if income:
-        last = tr("income_last", locale, card=tr(f"income.{income[-1]}", locale))
+        last = tr("income_last", words, card=tr(f"income.{income[-1]}", words))
         c.fitted(col2, y0 + 44 + 32, last, 14, SIDE_X1 - col2 - 10, fill=th.text,
                  face=Face.CONDENSED_BOLD, min_size=10)
     return y0 + h
 
 
-def _bonuses(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> float:
+def _bonuses(c: TuscanyCanvas, view: Mapping[str, Any], words: Translate, y0: float) -> float:
     """Each colour's bonus tile: its current side's points, the side, who claimed it."""
     th = c.theme
     h = 192.0
-    _section(c, y0, h, tr("bonuses", locale))
+    _section(c, y0, h, tr("bonuses", words))
     bonuses: Mapping[str, Mapping[str, Any]] = view["bonuses"]
     w, bh, gap = 72.0, 68.0, 8.0
     x0 = SIDE_X0 + (SIDE_X1 - SIDE_X0 - 4 * w - 3 * gap) / 2
@@ -239,19 +240,20 @@ def _bonuses(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) 
     return y0 + h
 
 
-def _improvement_supply(c: TuscanyCanvas, view: Mapping[str, Any], locale: str, y0: float) -> None:
-    _section(c, y0, 96, tr("improvements", locale))
+def _improvement_supply(c: TuscanyCanvas, view: Mapping[str, Any], words: Translate,
+                        y0: float) -> None:
+    _section(c, y0, 96, tr("improvements", words))
     supply: Mapping[str, int] = view["improvement_supply"]
     w = (SIDE_X1 - SIDE_X0 - 24 - 4 * 6) / 5
     for i, kind in enumerate(IMPROVEMENTS):
         improvement_chip(c, kind, SIDE_X0 + 12 + i * (w + 6), y0 + 36, w, 48,
-                         int(supply.get(kind, 0)), locale)
+                         int(supply.get(kind, 0)), words)
 
 
 # ---------------------------------------------------------------- seat panels
 
 def _panel(c: TuscanyCanvas, view: Mapping[str, Any], p: Mapping[str, Any],
-           rect: tuple[float, float, float, float], names: Sequence[str], locale: str,
+           rect: tuple[float, float, float, float], names: Sequence[str], words: Translate,
            winners: set[int]) -> None:
     th = c.theme
     x0, y0, x1, y1 = rect
@@ -265,8 +267,8 @@ def _panel(c: TuscanyCanvas, view: Mapping[str, Any], p: Mapping[str, Any],
     c.box(x0, y0, x1, y0 + PANEL_HEAD_H, fill=th.seat(seat), radius=12)
     c.box(x0, y0 + PANEL_HEAD_H - 12, x1, y0 + PANEL_HEAD_H, fill=th.seat(seat))
     name = ("▶ " if current else "") + seat_name(names, seat)
-    head_line(c, p, x0, y0, x1, PANEL_HEAD_H, name, locale,
-              badge=_badge(view, p, locale, winner))
+    head_line(c, p, x0, y0, x1, PANEL_HEAD_H, name, words,
+              badge=_badge(view, p, words, winner))
 
     top = y0 + PANEL_HEAD_H + 10
     wide = (x1 - x0) > 1.2 * (y1 - y0)
@@ -283,23 +285,23 @@ def _panel(c: TuscanyCanvas, view: Mapping[str, Any], p: Mapping[str, Any],
         ix0, iy0 = bx + bw + 24, top + 8
     else:
         ix0, iy0 = x0 + 16, by + bh + 18
-    bottom = player_info(c, p, ix0, iy0, x1 - 14, locale, unit=INFO_UNIT)
-    tail = tr("empty", locale, n=p["empty_spaces"])
+    bottom = player_info(c, p, ix0, iy0, x1 - 14, words, unit=INFO_UNIT)
+    tail = tr("empty", words, n=p["empty_spaces"])
     if view["phase"] == "over" or view.get("extra_rotation"):
-        tail += " · " + tr("leftovers", locale, n=p["leftovers"])
+        tail += " · " + tr("leftovers", words, n=p["leftovers"])
     c.fitted(ix0, min(bottom + 10, y1 - 24), tail, 14, x1 - ix0 - 14, fill=th.text_muted,
              face=Face.BOLD, min_size=10)
 
 
-def _badge(view: Mapping[str, Any], p: Mapping[str, Any], locale: str,
+def _badge(view: Mapping[str, Any], p: Mapping[str, Any], words: Translate,
            winner: bool) -> tuple[str, tuple[int, int, int]] | None:
     seat = int(p["seat"])
     if winner:
-        return "♛ " + tr("winner_badge", locale), (150, 110, 10)
+        return "♛ " + tr("winner_badge", words), (150, 110, 10)
     if view["phase"] == "arrange":
         if p["arrangement"]["confirmed"]:
-            return "✓ " + tr("ready", locale), (30, 120, 60)
-        return tr("arranging", locale), (70, 80, 150)
+            return "✓ " + tr("ready", words), (30, 120, 60)
+        return tr("arranging", words), (70, 80, 150)
     if seat == view.get("first"):
-        return tr("first", locale), (60, 60, 70)
+        return tr("first", words), (60, 60, 70)
     return None

@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderers.common import RGB, Canvas, Face, Theme, contrast_text, shade
+from renderers.common import RGB, Canvas, Face, Theme, Translate, contrast_text, shade
 
 SQRT3 = math.sqrt(3)
 COLOUR_CODES = ("c", "r", "i", "f", "q", "v", "m", "t")
@@ -73,65 +73,9 @@ class TuscanyTheme(Theme):
 
 DEFAULT_TUSCANY_THEME = TuscanyTheme()
 
-_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "THE CASTLES OF TUSCANY", "round": "Round {n}",
-        "phase.arrange": "Arranging regions", "phase.castle": "Start castles",
-        "phase.improve": "First improvements", "phase.play": "Playing",
-        "phase.over": "Game over", "round_ending": "last rotation of the round",
-        "extra_rotation": "extra rotation", "to_play": "{name} to play",
-        "waiting": "Waiting for: {names}", "winner": "Winner: {names}",
-        "winners": "Winners: {names}", "display": "Display", "supply": "Supply",
-        "deck": "Deck", "discard": "Discard", "income": "Income", "neutral": "Neutral",
-        "neutral_discard": "Set aside", "bonuses": "Colour bonuses",
-        "improvements": "Improvements", "storage": "Storage", "piles": "Piles",
-        "cards": "Cards", "marbles": "Marbles", "workers": "Workers", "jokers": "Jokers",
-        "empty": "{n} empty", "leftovers": "{n} leftover", "first": "1st", "ready": "Ready",
-        "arranging": "Arranging", "winner_badge": "Winner", "vp_red": "VP", "vp_green": "green",
-        "income_last": "Last: {card}", "pile_names": "L C R", "placing": "To place",
-        "step.main": "choosing an action", "step.take": "taking a tile",
-        "step.replace": "emptying a storage space", "step.place": "choosing a stored tile",
-        "step.space": "choosing a space", "step.pay": "paying", "step.castle": "castle: a tile",
-        "step.improve": "choosing an improvement", "step.extra": "marble or end",
-        "imp.card": "+card", "imp.storage": "+store", "imp.marble": "+marble",
-        "imp.worker": "+worker", "imp.income": "+income",
-        "income.red2": "2 red VP", "income.red3": "3 red VP", "income.green1": "1 green VP",
-        "income.green2": "2 green VP", "income.cards2": "2 cards", "income.cards3": "3 cards",
-        "income.marble": "1 marble", "income.worker": "1 worker", "income.joker": "1 joker",
-    },
-    "fr": {
-        "title": "LES CHÂTEAUX DE TOSCANE", "round": "Manche {n}",
-        "phase.arrange": "Assemblage des régions", "phase.castle": "Châteaux de départ",
-        "phase.improve": "Premières améliorations", "phase.play": "En jeu",
-        "phase.over": "Partie terminée", "round_ending": "dernier tour de la manche",
-        "extra_rotation": "tour supplémentaire", "to_play": "À {name} de jouer",
-        "waiting": "En attente de : {names}", "winner": "Gagnant : {names}",
-        "winners": "Gagnants : {names}", "display": "Tuiles visibles", "supply": "Réserve",
-        "deck": "Pioche", "discard": "Défausse", "income": "Revenus", "neutral": "Neutres",
-        "neutral_discard": "Écartées", "bonuses": "Bonus de couleur",
-        "improvements": "Améliorations", "storage": "Stockage", "piles": "Piles",
-        "cards": "Cartes", "marbles": "Billes", "workers": "Ouvriers", "jokers": "Jokers",
-        "empty": "{n} vides", "leftovers": "{n} restes", "first": "1er", "ready": "Prêt",
-        "arranging": "Assemble", "winner_badge": "Gagnant", "vp_red": "PV", "vp_green": "verts",
-        "income_last": "Dernière : {card}", "pile_names": "G C D", "placing": "À poser",
-        "step.main": "choisit une action", "step.take": "prend une tuile",
-        "step.replace": "libère un stockage", "step.place": "choisit une tuile stockée",
-        "step.space": "choisit une case", "step.pay": "paie", "step.castle": "château : une tuile",
-        "step.improve": "choisit une amélioration", "step.extra": "bille ou fin",
-        "imp.card": "+carte", "imp.storage": "+stock", "imp.marble": "+bille",
-        "imp.worker": "+ouvrier", "imp.income": "+revenu",
-        "income.red2": "2 PV rouges", "income.red3": "3 PV rouges",
-        "income.green1": "1 PV vert", "income.green2": "2 PV verts",
-        "income.cards2": "2 cartes", "income.cards3": "3 cartes", "income.marble": "1 bille",
-        "income.worker": "1 ouvrier", "income.joker": "1 joker",
-    },
-}
-
-
-def tr(key: str, locale: str, **params: object) -> str:
-    """The renderer's own words (renderers may not import the bot's catalogues)."""
-    table = _TEXT.get(locale, _TEXT["en"])
-    return table.get(key, _TEXT["en"].get(key, key)).format(**params)
+def tr(key: str, words: Translate, **params: object) -> str:
+    """A board label from the catalogues (``tuscany.board.<key>``)."""
+    return words(f"tuscany.board.{key}", **params)
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
@@ -301,7 +245,7 @@ def vp_badge(c: TuscanyCanvas, x: float, cy: float, value: int, colour: RGB, h: 
 
 
 def improvement_chip(c: TuscanyCanvas, kind: str, x: float, y: float, w: float, h: float,
-                     count: int, locale: str) -> None:
+                     count: int, words: Translate) -> None:
     th = c.theme
     faded = count == 0
     fill = th.tile_muted if faded else th.tile
@@ -309,12 +253,12 @@ def improvement_chip(c: TuscanyCanvas, kind: str, x: float, y: float, w: float, 
     ink = th.text_muted if faded else th.text
     c.number(x + h * 0.38, y + h * 0.38, IMPROVEMENT_GLYPHS[kind], h * 0.42, fill=ink)
     c.number(x + w - h * 0.34, y + h * 0.38, str(count), h * 0.44, fill=ink)
-    c.fitted(x + w / 2, y + h - 3, tr(f"imp.{kind}", locale), h * 0.26, w - 4, fill=ink,
+    c.fitted(x + w / 2, y + h - 3, tr(f"imp.{kind}", words), h * 0.26, w - 4, fill=ink,
              face=Face.CONDENSED_BOLD, anchor="mb", min_size=8)
 
 
 def player_info(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
-                locale: str, *, unit: float = 1.0) -> float:
+                words: Translate, *, unit: float = 1.0) -> float:
     """Storage, counts (cards, marbles, workers, jokers), piles and improvements, stacked in
     the column ``x0..x1`` from ``y0``; ``unit`` scales the rows. Returns the bottom."""
     th = c.theme
@@ -327,10 +271,10 @@ def player_info(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: floa
     step = w / len(items)
     d = min(36 * u, step * 0.5)
     for i, (kind, count) in enumerate(items):
-        counter(c, kind, x0 + step * (i + 0.5), y0 + d * 0.6, d, count, tr(kind, locale))
+        counter(c, kind, x0 + step * (i + 0.5), y0 + d * 0.6, d, count, tr(kind, words))
     y = y0 + d * 1.45
 
-    c.text(x0, y, tr("storage", locale), 13 * u, fill=th.text_muted, face=Face.BOLD)
+    c.text(x0, y, tr("storage", words), 13 * u, fill=th.text_muted, face=Face.BOLD)
     y += 17 * u
     r = min(17 * u, w / (len(storage) * 2.2 + 0.2))
     for i, tile in enumerate(storage):
@@ -342,8 +286,8 @@ def player_info(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: floa
     y += 2 * r + 8 * u
 
     piles: list[int] = [int(n) for n in player["piles"]]
-    c.text(x0, y, tr("piles", locale), 13 * u, fill=th.text_muted, face=Face.BOLD)
-    names = tr("pile_names", locale).split()
+    c.text(x0, y, tr("piles", words), 13 * u, fill=th.text_muted, face=Face.BOLD)
+    names = tr("pile_names", words).split()
     pw = min(62 * u, (w - 70 * u) / 3)
     for i, n in enumerate(piles):
         px = x0 + 70 * u + i * (pw + 4)
@@ -359,12 +303,12 @@ def player_info(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: floa
     cw = (w - 4 * 4) / 5
     ch = min(40 * u, cw * 0.9)
     for i, kind in enumerate(IMPROVEMENTS):
-        improvement_chip(c, kind, x0 + i * (cw + 4), y, cw, ch, int(imps.get(kind, 0)), locale)
+        improvement_chip(c, kind, x0 + i * (cw + 4), y, cw, ch, int(imps.get(kind, 0)), words)
     return y + ch
 
 
 def head_line(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float, x1: float,
-              h: float, name: str, locale: str, *, badge: tuple[str, RGB] | None) -> None:
+              h: float, name: str, words: Translate, *, badge: tuple[str, RGB] | None) -> None:
     """A seat-coloured head: name, a status badge, red and green scores."""
     th = c.theme
     seat = int(player["seat"])
@@ -406,7 +350,7 @@ def render_region(
     seat: int,
     *,
     names: Sequence[str],
-    locale: str = "en",
+    words: Translate,
     labels: bool = False,
     theme: TuscanyTheme = DEFAULT_TUSCANY_THEME,
     scale: float = 1.0,
@@ -417,7 +361,7 @@ def render_region(
     img = Image.new("RGB", (round(REGION_W * scale), round(REGION_H * scale)), th.background)
     c = TuscanyCanvas(img, th, scale)
     c.box(0, 0, REGION_W, REGION_HEAD_H, fill=th.seat(seat))
-    head_line(c, player, 8, 0, REGION_W - 8, REGION_HEAD_H, seat_name(names, seat), locale,
+    head_line(c, player, 8, 0, REGION_W - 8, REGION_HEAD_H, seat_name(names, seat), words,
               badge=None)
     bw, bh = board_size(REGION_R)
     bx, by = region_board_origin()
@@ -428,12 +372,12 @@ def render_region(
     ix = bx + bw + 36
     c.box(ix - 14, REGION_HEAD_H + 16, REGION_W - 16, REGION_H - 16, fill=th.panel,
           outline=th.panel_border, width=2, radius=12)
-    bottom = player_info(c, player, ix, REGION_HEAD_H + 34, REGION_W - 30, locale, unit=1.3)
-    c.text(ix, bottom + 24, tr("empty", locale, n=player["empty_spaces"]), 20,
+    bottom = player_info(c, player, ix, REGION_HEAD_H + 34, REGION_W - 30, words, unit=1.3)
+    c.text(ix, bottom + 24, tr("empty", words, n=player["empty_spaces"]), 20,
            fill=th.text_muted, face=Face.BOLD)
     pending = view.get("pending")
     if pending and pending.get("tile") and view.get("current") == seat:
         y = bottom + 80
-        c.text(ix, y, tr("placing", locale), 22, fill=th.text, face=Face.BOLD)
+        c.text(ix, y, tr("placing", words), 22, fill=th.text, face=Face.BOLD)
         draw_tile(c, pending["tile"], ix + 60, y + 100, 56)
     return img

@@ -5,11 +5,29 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import (
+    Action,
+    GameError,
+    IllegalAction,
+    InvalidAction,
+    InvalidState,
+    Message,
+    int_arg,
+)
 
-from .data import BUILDINGS, CARD_ORDER, CARDS, MATERIALS
-from .payments import shortfall
-from .rules import ENDS, WORKER, buyable_ids, card_key, ends_of, mat_key
+from .data import BUILDINGS, CARD_ORDER, MATERIALS
+from .payments import material_options, shortfall
+from .rules import (
+    ENDS,
+    WORKER,
+    active,
+    buyable_ids,
+    can_build,
+    card_key,
+    ends_of,
+    legal,
+    mat_key,
+)
 from .state import State
 
 _KINDS = {"pick", "cover", "play", "recover", "pass", "remove", "target", "take", "build",
@@ -45,8 +63,10 @@ def malformed(action: Action) -> InvalidAction | None:
         ok = arg in CARD_ORDER
     elif kind == "take":
         ok = arg in MATERIALS or arg == WORKER
-    elif kind in ("target", "build"):
-        ok = arg.isdigit()
+    elif kind == "target":
+        int_arg(arg, 0, 3, what="seat")  # raises InvalidAction
+    elif kind == "build":
+        int_arg(arg, min(BUILDINGS), max(BUILDINGS), what="building")
     elif kind == "remove":
         row, _, end = arg.partition(":")
         ok = row in ("0", "1") and end in ENDS
@@ -58,7 +78,10 @@ def malformed(action: Action) -> InvalidAction | None:
 
 def reason(s: State, seat: int, action: Action) -> GameError:
     """The most specific error for an action that is not legal now."""
-    bad = malformed(action)
+    try:
+        bad = malformed(action)
+    except InvalidAction as err:
+        return err
     if bad is not None:
         return bad
     p = s.players[seat]
@@ -67,7 +90,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if s.phase in ("start_pick", "cover"):
         if kind == "pick":
             if arg not in p.hand:
-                return _illegal(f"{CARDS[arg].name_en} is not in your hand", "not_in_hand",
+                return _illegal(f"{arg} is not in your hand", "not_in_hand",
                                 card=card_key(arg))
             return _illegal("You have already chosen", "already_picked")
         if kind == "cover" and s.phase == "cover":
@@ -75,30 +98,31 @@ def reason(s: State, seat: int, action: Action) -> GameError:
                 return _illegal("Choose a card from your hand first", "pick_first")
             if p.cover is not None:
                 return _illegal("You have already chosen", "already_picked")
-            return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
+            return _illegal(f"{arg} is not face up", "not_face_up",
                             card=card_key(arg))
         return _illegal("That is not possible while cards are being chosen", "not_now")
     step = s.step or ""
     if kind not in _STEP_KINDS.get(step, set()):
         return _illegal("That is not possible at this step", "wrong_step",
-                        step=f"@havana.step.{step}")
+                        step=Message(f"havana.step.{step}"))
     if kind == "play":
         if arg not in p.face_up:
-            return _illegal(f"{CARDS[arg].name_en} is not face up", "not_face_up",
+            return _illegal(f"{arg} is not face up", "not_face_up",
                             card=card_key(arg))
-        return _illegal(f"{CARDS[arg].name_en} has already been carried out", "already_used",
+        return _illegal(f"{arg} has already been carried out", "already_used",
                         card=card_key(arg))
     if kind == "recover":
-        return _illegal(f"{CARDS[arg].name_en} is not in your discard", "not_in_discard",
+        return _illegal(f"{arg} is not in your discard", "not_in_discard",
                         card=card_key(arg))
     if kind == "remove":
         row, _, end = arg.partition(":")
         if (int(row), end) not in ends_of(s):
             return _illegal("There is no building there", "not_row_end")
     if kind == "target":
-        return _illegal(f"Player {arg} cannot be targeted", "bad_target", target=int(arg))
+        target = int_arg(arg, 0, s.num_players - 1, what="seat")
+        return _illegal(f"Player {arg} cannot be targeted", "bad_target", target=target)
     if kind == "take":
-        what = "@havana.res.worker" if arg == WORKER else mat_key(arg)
+        what = Message("havana.res.worker") if arg == WORKER else mat_key(arg)
         return _illegal(f"There is no {arg} to take", "none_to_take", what=what)
     if kind == "build":
         return _build_reason(s, seat, int(arg))
@@ -108,22 +132,56 @@ def reason(s: State, seat: int, action: Action) -> GameError:
 
 
 def _build_reason(s: State, seat: int, bid: int) -> GameError:
-    if bid not in BUILDINGS:
-        return InvalidAction(f"No building {bid}", key="error.invalid_action", detail=str(bid))
     if bid not in buyable_ids(s):
         return _illegal("Only the buildings at the ends of the rows can be bought",
-                        "not_buyable", building=f"@havana.building.{bid}")
+                        "not_buyable", building=Message(f"havana.building.{bid}"))
     b = BUILDINGS[bid]
     p = s.players[seat]
     if b.architect and "architect" not in p.face_up:
         return _illegal("This building needs the Architect face up", "need_architect",
-                        building=f"@havana.building.{bid}")
+                        building=Message(f"havana.building.{bid}"))
     short = shortfall(b, p)
     if short is not None:
         what, need, have = short
-        key = {"workers": "@havana.res.worker", "pesos": "@havana.res.pesos"}.get(
-            what, f"@havana.material.{what}")
+        key = {"workers": Message("havana.res.worker"), "pesos": Message("havana.res.pesos")}.get(
+            what, Message(f"havana.material.{what}"))
         return _illegal(f"You need {need} {what}, you have {have}", "need", need=need,
                         have=have, what=key)
     return _illegal("That is not possible now", "not_now")
 
+
+
+def playable(s: State) -> None:
+    """``from_dict``'s last check: the step in progress names real seats, cubes and
+    buildings and offers something, so the loaded game can go on (InvalidState if not)."""
+    if s.phase == "actions":
+        seat = s.turn_order[s.turn_index]
+        p = s.players[seat]
+        step = s.step or ""
+        ok = len(p.used) <= 2 and len(set(p.used)) == len(p.used)
+        if step in ("tax_collector", "peso_thief_target", "material_thief_target",
+                    "material_thief_take"):
+            ok = ok and bool(s.targets) and seat not in s.targets and len(
+                set(s.targets)) == len(s.targets)
+        if step == "material_thief_take":
+            ok = ok and len(s.targets) == 1 and s.remaining >= 1
+        if step == "mama_take":
+            ok = ok and s.remaining >= 1
+        if step in ("pay_materials", "pay_workers"):
+            b = s.building
+            ok = ok and b in buyable_ids(s) and can_build(s, p, b)
+            if ok and step == "pay_workers":
+                assert b is not None
+                ok = s.exchange in material_options(BUILDINGS[b], p)
+        elif s.building is not None or s.exchange is not None:
+            ok = False
+        if not ok:
+            raise _bad_state(f"the {step} step in progress")
+    for seat in active(s):
+        if not legal(s, seat):
+            raise _bad_state(f"seat {seat} is awaited but can do nothing")
+
+
+def _bad_state(message: str) -> InvalidState:
+    return InvalidState(f"Invalid Havana state: {message}", key="error.invalid_state",
+                        detail=message)

@@ -1,10 +1,13 @@
-"""Menu entries for legal actions: a label and a line on the effect, as translatable messages."""
+"""Menu entries for legal actions: a label and a line on the effect, as translatable messages.
+
+Havana has no subset decision (see ``engine.subsets``): every menu is a list of ``Choice``.
+"""
 
 from __future__ import annotations
 
 from engines.base import Action, Choice, Message
 
-from .data import BUILDINGS, CARDS, EXCHANGE_RATE, RUBBLE
+from .data import BUILDINGS, CARDS, EXCHANGE_RATE, MATERIALS, RUBBLE, Building
 from .payments import parse_exchange
 from .rules import WORKER, card_key, end_building, legal, mat_key
 from .state import State
@@ -23,7 +26,11 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
     arg = a.args[0] if a.args else ""
     if kind in ("pick", "play"):
         card = CARDS[arg]
-        label = _m("choice." + kind, card=card_key(arg), value=card.value)
+        if s.phase == "start_pick":  # two cards to choose, one at a time (Mise en place)
+            label = _m("choice.pick_start", card=card_key(arg), value=card.value,
+                       n=len(s.players[seat].picks) + 1)
+        else:
+            label = _m("choice." + kind, card=card_key(arg), value=card.value)
         return Choice(a, label, _m(f"desc.{arg}"), kind)
     if kind == "cover":
         return Choice(a, _m("choice.cover", card=card_key(arg)), _m("desc.cover"), "cover")
@@ -37,13 +44,14 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
     if kind == "remove":
         row, _, end = arg.partition(":")
         bid = end_building(s, int(row), end)
-        return Choice(a, _m("choice.remove", building=f"@havana.building.{bid}",
+        return Choice(a, _m("choice.remove", building=Message(f"havana.building.{bid}"),
                             vp=BUILDINGS[bid].vp),
-                      _m("desc.remove", row=int(row) + 1, end=f"@havana.side.{end}"), "remove")
+                      _m("desc.remove", row=int(row) + 1, end=Message(f"havana.side.{end}")),
+                      "remove")
     if kind == "target":
         return _target_choice(s, a, int(arg))
     if kind == "take":
-        what = "@havana.res.worker" if arg == WORKER else mat_key(arg)
+        what = Message("havana.res.worker") if arg == WORKER else mat_key(arg)
         label = _m("choice.take", what=what)
         if s.step == "mama_take":
             return Choice(a, label, _m("desc.take_mama", n=s.remaining), "take")
@@ -55,9 +63,17 @@ def _choice(s: State, seat: int, a: Action) -> Choice:
         return Choice(a, label, desc, "take")
     if kind == "build":
         b = BUILDINGS[int(arg)]
-        return Choice(a, _m("choice.build", building=f"@havana.building.{b.id}", vp=b.vp),
-                      _m("desc.build", vp=b.vp), "build")
+        return Choice(a, _m("choice.build", building=Message(f"havana.building.{b.id}"), vp=b.vp),
+                      _m("desc.build_cost", vp=b.vp, cost=cost_keys(b)), "build")
     return _pay_choice(s, a, arg)
+
+
+def cost_keys(b: Building) -> list[Message]:
+    """What a building takes before any exchange, one catalogue entry per resource and
+    amount (``havana.cost.brick_2``: "2 bricks"), so each language words its plurals."""
+    amounts = [(MATERIALS[m], n) for m, n in enumerate(b.materials)]
+    amounts += [("pesos", b.pesos), ("workers", b.workers)]
+    return [Message(f"havana.cost.{what}_{n}") for what, n in amounts if n]
 
 
 def _target_choice(s: State, a: Action, target: int) -> Choice:

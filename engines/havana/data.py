@@ -26,26 +26,16 @@ EXCHANGE_RATE = 5  # 5 pesos for 1 worker, 5 rubble for 1 coloured material
 
 @dataclass(frozen=True, slots=True)
 class Card:
+    """An action card; its name is the catalogue key ``havana.card.<id>``."""
+
     id: str
     value: int
-    name_en: str
-    name_fr: str
 
 
 _CARD_ROWS = (
-    ("siesta", 0, "Siesta", "Sieste"),
-    ("refreshment", 1, "Refreshment", "Restauration"),
-    ("protection", 2, "Protection", "Protection"),
-    ("debris", 2, "Debris", "Gravats"),
-    ("conservation", 3, "Conservation", "Arrêt des travaux"),
-    ("tax_collector", 3, "Tax collector", "Collecteur d'impôts"),
-    ("worker", 4, "Worker", "Ouvrier"),
-    ("architect", 4, "Architect", "Architecte"),
-    ("peso_thief", 5, "Peso thief", "Voleur de pesos"),
-    ("material_thief", 6, "Material thief", "Voleur de matériaux"),
-    ("black_market", 7, "Black market", "Marché noir"),
-    ("pesos", 8, "Pesos", "Pesos"),
-    ("mama", 9, "Mama", "Mama"),
+    ("siesta", 0), ("refreshment", 1), ("protection", 2), ("debris", 2),
+    ("conservation", 3), ("tax_collector", 3), ("worker", 4), ("architect", 4),
+    ("peso_thief", 5), ("material_thief", 6), ("black_market", 7), ("pesos", 8), ("mama", 9),
 )
 CARDS: dict[str, Card] = {row[0]: Card(*row) for row in _CARD_ROWS}
 CARD_IDS: tuple[str, ...] = tuple(CARDS)  # deck order: by value, then rulebook order
@@ -54,9 +44,9 @@ CARD_ORDER: dict[str, int] = {c: i for i, c in enumerate(CARD_IDS)}
 
 @dataclass(frozen=True, slots=True)
 class Building:
+    """A building; its name is the catalogue key ``havana.building.<id>``."""
+
     id: int
-    name_en: str
-    name_fr: str
     vp: int
     materials: tuple[int, int, int, int, int]  # brick, sandstone, clay, glass, rubble
     pesos: int
@@ -75,14 +65,11 @@ _COST_KEYS = frozenset((*MATERIALS, "pesos", "workers"))
 
 
 def _parse_building(raw: Any) -> Building:
-    if not isinstance(raw, dict) or set(raw) != {"id", "name", "vp", "cost", "architect"}:
+    if not isinstance(raw, dict) or set(raw) != {"id", "vp", "cost", "architect"}:
         raise ValueError(f"bad building entry {raw!r}")
-    bid, name, vp, cost, arch = raw["id"], raw["name"], raw["vp"], raw["cost"], raw["architect"]
+    bid, vp, cost, arch = raw["id"], raw["vp"], raw["cost"], raw["architect"]
     if not isinstance(bid, int) or not 1 <= bid <= 36:
         raise ValueError(f"bad building id {bid!r}")
-    if not (isinstance(name, dict) and set(name) == {"en", "fr"}
-            and all(isinstance(v, str) and v for v in name.values())):
-        raise ValueError(f"building {bid}: bad name {name!r}")
     if not isinstance(vp, int) or not 1 <= vp <= 7:
         raise ValueError(f"building {bid}: VP {vp!r} not in 1..7")
     if not isinstance(cost, dict) or not set(cost) <= _COST_KEYS or not cost:
@@ -92,23 +79,20 @@ def _parse_building(raw: Any) -> Building:
     if not isinstance(arch, bool):
         raise ValueError(f"building {bid}: architect must be a bool")
     mats = tuple(int(cost.get(m, 0)) for m in MATERIALS)
-    return Building(bid, name["en"], name["fr"], vp,
+    return Building(bid, vp,
                     (mats[0], mats[1], mats[2], mats[3], mats[4]),
                     int(cost.get("pesos", 0)), int(cost.get("workers", 0)), arch)
 
 
 def load_buildings(path: Path) -> dict[int, Building]:
-    """Read and validate a buildings file: 36 buildings, unique ids and names."""
+    """Read and validate a buildings file: 36 buildings, unique ids (names are in the
+    catalogues, ``havana.building.<id>``)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(raw, list) or len(raw) != 36:
         raise ValueError("the buildings file must list exactly 36 buildings")
     buildings = [_parse_building(item) for item in raw]
     if len({b.id for b in buildings}) != 36:
         raise ValueError("building ids must be unique")
-    for lang in ("en", "fr"):
-        names = [b.name_en if lang == "en" else b.name_fr for b in buildings]
-        if len(set(names)) != 36:
-            raise ValueError(f"building names ({lang}) must be unique")
     return {b.id: b for b in sorted(buildings, key=lambda b: b.id)}
 
 

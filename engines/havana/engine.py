@@ -8,21 +8,33 @@ from typing import Any
 from engines.base import (
     Action,
     Choice,
+    Ctx,
     GameOver,
     InvalidAction,
     Message,
+    MultiChoice,
     NotYourTurn,
     Outcome,
     Result,
     Spec,
+    Subset,
+    check_options,
+    check_seed,
+    is_seat,
 )
 
 from . import checks, rules, state, view
 from .choices import choices as make_choices
 from .state import State
 
-SPEC = Spec(key="havana", min_players=2,
-            max_players=4)
+SPEC = Spec(
+    key="havana", min_players=2, max_players=4,
+    # Seat numbers in events and labels ("Rob {target}", "{winners} wins").
+    seat_params=frozenset({"seat", "target"}),
+    seat_list_params=frozenset({"seats", "winners"}),
+    ending_kinds=frozenset({"end"}),  # ends the purchases, hence the turn
+    passing_kinds=frozenset({"pass"}),  # Refreshment or Conservation declined
+)
 
 
 class HavanaEngine:
@@ -32,59 +44,70 @@ class HavanaEngine:
 
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> State:
-        if isinstance(num_players, bool) or num_players not in (2, 3, 4):
-            raise InvalidAction("Havana is for 2 to 4 players", key="havana.error.players",
-                                n=num_players)
-        return rules.new_state(num_players, seed)
+        check_options(SPEC, options)  # Havana has none: any given is refused
+        return rules.new_state(SPEC.check_players(num_players), check_seed(seed))
 
     def to_dict(self, s: State) -> dict[str, Any]:
         return state.to_dict(s)
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
-        return state.from_dict(data)
+        s = state.from_dict(data)
+        checks.playable(s)
+        return s
 
     def active_players(self, s: State) -> frozenset[int]:
         return rules.active(s)
 
     def legal_actions(self, s: State, seat: int) -> list[Action]:
-        if not 0 <= seat < s.num_players:
+        if not is_seat(seat, s.num_players):
             return []
         return rules.legal(s, seat)
 
-    def apply(self, s: State, seat: int, action: Action) -> Outcome:
+    def subsets(self, s: State, seat: int) -> list[Subset]:
+        """None: every Havana decision is one pick among ≤ 25 listed actions (payments are
+        split in two small steps, see ``payments.py``)."""
+        return []
+
+    def apply(self, s: State, seat: int, action: Action) -> Outcome[State]:
+        if not isinstance(action, Action):
+            raise InvalidAction("Not an action", key="error.invalid_action",
+                                detail=str(action)[:40])
         if s.phase == "over":
             raise GameOver("The game is over", key="error.game_over")
-        if not isinstance(seat, int) or seat not in rules.active(s):
-            raise NotYourTurn(f"Seat {seat} is not awaited now", key="error.not_your_turn")
-        if action not in rules.legal(s, seat):
+        if not is_seat(seat, s.num_players) or seat not in rules.active(s):
+            raise NotYourTurn(f"Seat {str(seat)[:40]} is not awaited now",
+                              key="error.not_your_turn")
+        if action not in rules.legal(s, seat) and not any(
+                sub.accepts(action) for sub in self.subsets(s, seat)):  # base.offered
             raise checks.reason(s, seat, action)
-        turn = rules.Turn(s.clone())
-        rules.run(turn, seat, action)
-        return Outcome(turn.s, tuple(turn.events), turn.irreversible)
+        ctx = Ctx(s.clone())
+        rules.run(ctx, seat, action)
+        return ctx.outcome()
 
     def apply_unchecked(self, s: State, seat: int, action: Action) -> State:
-        """Fast path for playouts: ``action`` must come from ``legal_actions``."""
-        turn = rules.Turn(s.clone())
-        rules.run(turn, seat, action)
-        return turn.s
+        """Fast path for playouts: ``action`` must be offered."""
+        ctx = Ctx(s.clone())
+        rules.run(ctx, seat, action)
+        return ctx.s
 
     def skip_action(self, s: State, seat: int) -> Action | None:
         """The move of a player whose deadline passed when the table skips them
         (docs/ASYNC.md): only what the rulebook lets a player decline is skipped — no
         purchase ("end"), no Refreshment or Conservation ("pass"). Hidden picks and the
         compulsory card actions cannot be skipped: None, and the AI plays them."""
-        if s.phase != "actions" or seat not in rules.active(s):
+        if s.phase != "actions" or not is_seat(seat, s.num_players) \
+                or seat not in rules.active(s):
             return None
         options = rules.legal(s, seat)
         return next((a for a in (rules.END, rules.PASS) if a in options), None)
 
-    def choices(self, s: State, seat: int) -> list[Choice]:
-        if not 0 <= seat < s.num_players:
+    def choices(self, s: State, seat: int) -> list[Choice | MultiChoice]:
+        if not is_seat(seat, s.num_players):
             return []
-        return make_choices(s, seat)
+        return list(make_choices(s, seat))
 
     def view(self, s: State, seat: int | None) -> dict[str, Any]:
-        return view.view(s, seat)
+        return view.view(s, seat if seat is None or is_seat(seat, s.num_players) else None)
 
     def is_over(self, s: State) -> bool:
         return s.phase == "over"

@@ -15,6 +15,7 @@ from engines.base import InvalidState
 from .data import BAG_START, BUILDINGS, CARD_IDS, CARD_ORDER, TOTAL_CUBES, TOTAL_WORKERS
 
 PHASES = ("start_pick", "actions", "cover", "over")
+END_REASONS = ("threshold", "buildings", "cubes")
 STEPS = ("choose_card", "refreshment", "conservation", "tax_collector", "peso_thief_target",
          "material_thief_target", "material_thief_take", "mama_take", "build",
          "pay_materials", "pay_workers")
@@ -153,19 +154,31 @@ def _opt(value: Any, allowed: tuple[str, ...] | None, what: str) -> str | None:
     return value
 
 
+_FIELDS = frozenset({"game", "version", "rows", "pile", "players", *_STATE_SCALARS})
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(f"{what} must be true or false")
+    return value
+
+
 def from_dict(data: Mapping[str, Any]) -> State:
-    """Rebuild a state, checking every count the rules conserve."""
+    """Rebuild a state: exactly the fields ``to_dict`` writes, each of its type, and every
+    count the rules conserve (the engine then checks the awaited decisions can go on)."""
     if not isinstance(data, Mapping) or data.get("game") != "havana":
         raise _fail("not a Havana state")
-    try:
-        return _build(data)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise _fail(f"missing or malformed field ({exc})") from exc
+    if set(data) != _FIELDS or data["version"] != 1:
+        raise _fail("fields or version")
+    return _build(data)
 
 
 def _player(raw: Mapping[str, Any], i: int) -> Player:
     if not isinstance(raw, Mapping) or set(raw) != set(_PLAYER_FIELDS):
         raise _fail(f"player {i} fields")
+    if not isinstance(raw["buildings"], list) or not all(
+            isinstance(b, int) and b in BUILDINGS for b in raw["buildings"]):
+        raise _fail(f"player {i} buildings")
     p = Player(_cards(raw["hand"], "hand"), _cards(raw["discard"], "discard"),
                _cards(raw["face_up"], "face_up"), _cards(raw["used"], "used"),
                _cards(raw["picks"], "picks"), _opt(raw["cover"], CARD_IDS, "cover"),
@@ -183,9 +196,9 @@ def _player(raw: Mapping[str, Any], i: int) -> Player:
 
 def _build(data: Mapping[str, Any]) -> State:
     n = _int(data["num_players"], "num_players", 2, 4)
-    players = [_player(raw, i) for i, raw in enumerate(data["players"])]
-    if len(players) != n:
+    if not isinstance(data["players"], list) or len(data["players"]) != n:
         raise _fail("player count")
+    players = [_player(raw, i) for i, raw in enumerate(data["players"])]
     rows = data["rows"]
     if not isinstance(rows, list) or len(rows) != 2:
         raise _fail("rows")
@@ -197,14 +210,15 @@ def _build(data: Mapping[str, Any]) -> State:
         _int(data["bank_workers"], "bank_workers", 0, TOTAL_WORKERS),
         _int(data["round"], "round", 1), str(_opt(data["phase"], PHASES, "phase")),
         _opt(data["step"], STEPS, "step"), _ints(data["turn_order"], "turn_order"),
-        _int(data["turn_index"], "turn_index"), bool(data["removed_this_round"]),
-        bool(data["worker_done"]), bool(data["market_done"]),
+        _int(data["turn_index"], "turn_index"),
+        _bool(data["removed_this_round"], "removed_this_round"),
+        _bool(data["worker_done"], "worker_done"), _bool(data["market_done"], "market_done"),
         _opt(data["card"], CARD_IDS, "card"), _ints(data["targets"], "targets"),
         _int(data["remaining"], "remaining"),
         None if data["building"] is None else _int(data["building"], "building", 1, 36),
         _opt(data["exchange"], None, "exchange"),
         None if data["winners"] is None else _ints(data["winners"], "winners"),
-        _opt(data["end_reason"], None, "end_reason"))
+        _opt(data["end_reason"], END_REASONS, "end_reason"))
     _check_totals(state)
     return state
 
@@ -212,6 +226,7 @@ def _build(data: Mapping[str, Any]) -> State:
 def _check_totals(s: State) -> None:
     seats = range(s.num_players)
     buildings = s.rows[0] + s.rows[1] + s.pile + [b for p in s.players for b in p.buildings]
+    # Conservation removes buildings from the game: a building is in one place at most.
     if len(set(buildings)) != len(buildings) or not set(buildings) <= set(BUILDINGS):
         raise _fail("building ids unknown or duplicated")
     for m in range(5):
@@ -231,5 +246,30 @@ def _check_totals(s: State) -> None:
     if not all(t in seats for t in s.targets) or (
             s.winners is not None and not all(w in seats for w in s.winners)):
         raise _fail("seat out of range")
-    if (s.phase == "over") != (s.winners is not None):
+    if (s.phase == "over") != (s.winners is not None) or (
+            s.phase == "over") != (s.end_reason is not None):
         raise _fail("winners are set exactly when the game is over")
+    if s.winners is not None and (not s.winners or len(set(s.winners)) != len(s.winners)):
+        raise _fail("winners")
+    _check_phase(s)
+
+
+def _check_phase(s: State) -> None:
+    """Cards and the step in progress fit the phase."""
+    for i, p in enumerate(s.players):
+        if len(p.face_up) != (0 if s.phase == "start_pick" else 2) or len(
+                set(p.face_up)) != len(p.face_up):
+            raise _fail(f"player {i}: face-up cards for the phase")
+        if len(p.picks) > (2 if s.phase == "start_pick" else 1 if s.phase == "cover" else 0):
+            raise _fail(f"player {i}: picks for the phase")
+        if p.cover is not None and (s.phase != "cover" or p.cover not in p.face_up):
+            raise _fail(f"player {i}: covered card")
+        if s.phase == "start_pick" and p.discard:
+            raise _fail(f"player {i}: discard before the first round")
+    if s.phase == "start_pick" and s.turn_order:
+        raise _fail("turn order before the first round")
+    if (s.phase == "actions") != (s.step is not None):
+        raise _fail("a step exactly in the actions phase")
+    if s.phase != "actions" and (s.targets or s.remaining or s.card or s.building is not None
+                                 or s.exchange is not None):
+        raise _fail("step context outside the actions phase")

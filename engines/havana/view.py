@@ -15,7 +15,7 @@ from .state import State
 
 def building_view(bid: int, buyable: bool) -> dict[str, Any]:
     b = BUILDINGS[bid]
-    return {"id": bid, "name": {"en": b.name_en, "fr": b.name_fr}, "vp": b.vp,
+    return {"id": bid, "vp": b.vp,
             "cost": b.cost_dict(), "architect": b.architect, "buyable": buyable}
 
 

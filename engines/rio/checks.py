@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction, NotYourTurn
+from engines.base import (
+    Action,
+    GameError,
+    IllegalAction,
+    InvalidAction,
+    Message,
+    NotYourTurn,
+)
 
 from . import rules, trades
 from .data import BOARD
@@ -43,12 +50,12 @@ def reason(s: State, seat: int, action: Action) -> GameError:
             return IllegalAction("One character per round", key="rio.error.one_character")
         if char in s.chars or char in s.claims:
             return IllegalAction("That character is taken", key="rio.error.character_taken",
-                                 char=f"@rio.char.{char}")
+                                 char=Message(f"rio.char.{char}"))
     if s.phase == "place" and action.kind == "ship":
         return IllegalAction("The ship cannot be ordered to sail now", key="rio.error.ship")
     if s.phase == "place" and action.kind == "ladder" and action.args:
         return IllegalAction("That ladder takes no worker now", key="rio.error.ladder",
-                             ladder=f"@rio.ladder.{action.args[0]}")
+                             ladder=Message(f"rio.ladder.{action.args[0]}"))
     if s.phase == "combat" and action.kind in ("step", "enter", "merge"):
         return IllegalAction("That group cannot go there", key="rio.error.cannot_step")
     if s.phase == "combat" and action.kind == "fire":

@@ -19,21 +19,23 @@ _NAMESPACE = {"ladder": "ladder", "claim": "char", "build": "building", "convert
               "take": "res", "side": "side", "tgive": "", "twant": ""}
 
 
-def _ref(kind: str, value: str) -> str:
-    """An id as a catalogue reference ("@rio.ladder.fort"), translated by the bot."""
+def _ref(kind: str, value: str) -> Message:
+    """An id as its catalogue name (a nested Message, translated by the bot)."""
     ns = _NAMESPACE[kind] or ("char" if value in B.characters else "res")
-    return f"@rio.{ns}.{value}"
+    return Message(f"rio.{ns}.{value}")
 
 
 def _params(s: State, seat: int, a: Action) -> dict[str, Any]:
     params: dict[str, Any] = {f"a{i}": v for i, v in enumerate(a.args)}
     if a.kind in _NAMESPACE and a.args:
         params["a0"] = _ref(a.kind, a.args[0])
+    if a.kind in ("put", "count"):
+        params["n"] = int(a.args[0])
     if a.kind == "merge":
-        params["a0"] = f"@rio.side.{a.args[0]}"
-        params["a1"] = f"@rio.merge.{a.args[1]}"
+        params["a0"] = Message(f"rio.side.{a.args[0]}")
+        params["a1"] = Message(f"rio.merge.{a.args[1]}")
     if a.kind == "step":
-        params["a0"] = f"@rio.side.{a.args[0]}"
+        params["a0"] = Message(f"rio.side.{a.args[0]}")
     if a.kind in ("tto", "trust", "untrust") and a.args[0] != "all":
         params["target"] = int(a.args[0])
     p = s.players[seat]

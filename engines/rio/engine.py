@@ -130,12 +130,12 @@ _NAMED = {"building": "building", "char": "char", "res": "res", "ladder": "ladde
 
 
 def _named(event: Event) -> Event:
-    """Id parameters become catalogue references ("@rio.building.hut"), shown translated."""
+    """Id parameters become their catalogue names (nested Messages), shown translated."""
     params = dict(event.params)
     for name, ns in _NAMED.items():
         value = params.get(name)
         if isinstance(value, str) and value:
-            params[name] = f"@rio.{ns}.{value}"
+            params[name] = Message(f"rio.{ns}.{value}")
     return Event(event.key, params, event.to)
 
 

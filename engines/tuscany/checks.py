@@ -5,22 +5,25 @@ Called only when an action is not among the legal ones, so it may be slow and th
 
 from __future__ import annotations
 
-from engines.base import Action, GameError, IllegalAction, InvalidAction
+from engines.base import Action, GameError, IllegalAction, InvalidAction, InvalidState, Message
 
 from .board import LABEL_INDEX, ORDERS, SHIFTS, TURNS
 from .data import CODES, IMPROVEMENTS, JOKER, TILES
 from .rules import (
     WORKER,
+    active,
     colour_key,
     frontier,
     geo,
+    legal,
+    pay_subsets,
+    payment,
     stuck,
     target_spaces,
     tile_key,
-    unit_key,
     units_total,
 )
-from .state import Player, State
+from .state import Frame, Player, State
 
 _ARITY: dict[str, tuple[int, ...]] = {
     "confirm": (0,), "arrange": (3,), "castle": (1,), "improve": (1,), "draw": (0,),
@@ -76,10 +79,11 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _illegal(f"{arg} is not a dark-green space", "not_castle_space", space=arg)
     if kind == "improve" and arg in IMPROVEMENTS and not s.supply[IMPROVEMENTS.index(arg)]:
         return _illegal(f"No {arg} improvement is left", "improvement_gone",
-                        improvement=f"@tuscany.improvement.{arg}")
+                        improvement=Message(f"tuscany.improvement.{arg}"))
     step = s.stack[-1].kind if s.phase == "play" and s.stack else s.phase
     if kind not in _STEP_KINDS.get(step, {"arrange", "confirm", "castle", "improve"}):
-        return _illegal(f"{kind} is not possible now", "not_now", step=f"@tuscany.step.{step}")
+        return _illegal(f"{kind} is not possible now", "not_now",
+                        step=Message(f"tuscany.step.{step}"))
     if kind == "place":
         if any(_placeable_later(p, k) for k in p.fresh_jokers):
             return _fresh_joker()
@@ -104,12 +108,16 @@ def reason(s: State, seat: int, action: Action) -> GameError:
             return _illegal("You can place a display tile: no swap", "not_stuck")
         return _illegal("No tile of that colour is on display", "colour_absent",
                         colour=colour_key(CODES.index(arg)))
+    if kind == "arrange" and s.phase == "arrange":
+        # Offered one change at a time (the order, one module's turn, or the shifts), so
+        # every arrangement is reachable and each menu stays under 25 entries.
+        return _illegal("Change one thing at a time", "arrange_step")
     frame = s.stack[-1] if s.stack else None
     if kind == "space" and frame is not None and frame.tile is not None:
         return _space_reason(s, seat, frame.tile, LABEL_INDEX[arg], frame.src == "store")
     if kind == "pay" and frame is not None:
         return _illegal("You cannot pay that", "cannot_pay",
-                        payment=[unit_key(u) for u in action.args])
+                        payment=payment(action.args))
     return _illegal(f"{action} is not possible now", "not_legal", action=str(action))
 
 
@@ -141,3 +149,42 @@ def _space_reason(s: State, seat: int, tile: int, space: int, pay: bool) -> Game
                         space=label, have=have)
     return _illegal(f"{label} is not possible now", "not_legal", action=f"space {label}")
 
+
+
+def playable(s: State) -> None:
+    """``from_dict``'s last check: the awaited decisions refer to real tiles, slots and
+    spaces and offer something, so the loaded game can go on (InvalidState otherwise)."""
+    if s.phase == "play":
+        *lower, top = s.stack
+        if any(f.kind not in ("done", "refill") for f in lower) or any(
+                not 0 <= f.slot < len(s.display) or s.display[f.slot] is not None
+                for f in lower if f.kind == "refill"):
+            raise _bad_state("pending steps")
+        _check_frame(s, s.players[s.current], top)
+    for seat in active(s):
+        if not legal(s, seat) and not pay_subsets(s, seat):
+            raise _bad_state(f"seat {seat} is awaited but can do nothing")
+
+
+def _check_frame(s: State, p: Player, f: Frame) -> None:
+    ok = True
+    if f.kind == "replace":
+        ok = 0 <= f.slot < len(s.display) and s.display[f.slot] is not None
+    elif f.kind in ("space", "pay"):
+        if f.src == "store" or f.kind == "pay":
+            ok = (f.tile is not None and 0 <= f.slot < len(p.storage)
+                  and p.storage[f.slot] == f.tile and f.slot not in p.fresh_jokers)
+        else:
+            ok = (f.src == "display" and f.tile is not None and f.tile != JOKER
+                  and 0 <= f.slot < len(s.display) and s.display[f.slot] is None)
+        if f.kind == "pay":
+            ok = ok and 0 <= f.space < len(p.board) and p.board[f.space] is None
+    elif f.kind == "extra":
+        ok = p.marbles > 0 and not s.marble_used
+    if not ok:
+        raise _bad_state(f"pending {f.kind} step")
+
+
+def _bad_state(message: str) -> InvalidState:
+    return InvalidState(f"Bad Tuscany state: {message}", key="error.invalid_state",
+                        detail=message)

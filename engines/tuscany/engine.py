@@ -8,79 +8,92 @@ from typing import Any
 from engines.base import (
     Action,
     Choice,
+    Ctx,
     GameOver,
-    InvalidState,
+    InvalidAction,
     Message,
+    MultiChoice,
     NotYourTurn,
     Outcome,
     Result,
     Spec,
+    Subset,
+    check_options,
+    check_seed,
+    is_seat,
 )
 
-from .board import LABEL_INDEX, valid_arrangement
-from .checks import malformed, reason
-from .data import CODES, DRAW_COUNT, IMP_CARD
-from .rules import (
-    Ctx,
-    active,
-    colour_key,
-    geo,
-    legal,
-    new_state,
-    run,
-    standing_key,
-    tile_key,
-    unit_key,
-)
+from .checks import playable, reason
+from .choices import choices as make_choices
+from .rules import active, legal, new_state, pay_subsets, run, standing_key
 from .state import State
 from .view import view as make_view
 
 SPEC = Spec(
-    key="tuscany",
-    min_players=2,
-    max_players=4,
+    key="tuscany", min_players=2, max_players=4,
+    seat_params=frozenset({"player"}),  # every event and label names seats "player"
+    ending_kinds=frozenset({"confirm", "end"}),  # keep the region; end the turn (no marble)
+    passing_kinds=frozenset({"skip"}),  # decline a castle's placement
 )
+
+_SKIPS = (Action("draw"), Action("confirm"), Action("skip"), Action("end"))
 
 
 class TuscanyEngine:
+    """Stateless: every method takes the state it works on."""
+
     spec = SPEC
 
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> State:
-        if not SPEC.min_players <= num_players <= SPEC.max_players:
-            raise InvalidState(f"Tuscany needs 2-4 players, not {num_players}",
-                               key="error.invalid_state")
-        return new_state(num_players, seed)
+        check_options(SPEC, options)  # Tuscany has none: any given is refused
+        return new_state(SPEC.check_players(num_players), check_seed(seed))
 
     def to_dict(self, state: State) -> dict[str, Any]:
         return state.to_dict()
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
-        return State.from_dict(data)
+        state = State.from_dict(data)
+        playable(state)
+        return state
 
     def active_players(self, state: State) -> frozenset[int]:
         return active(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if not is_seat(seat, state.num_players):
+            return []
         return legal(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> Outcome:
+    def subsets(self, state: State, seat: int) -> list[Subset]:
+        """A payment of more than 25 possible pairs is one multi-select of 2 units (fewer
+        are listed as pairs); every other decision is a pick among listed actions."""
+        if not is_seat(seat, state.num_players):
+            return []
+        return pay_subsets(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> Outcome[State]:
+        if not isinstance(action, Action):
+            raise InvalidAction("Not an action", key="error.invalid_action",
+                                detail=str(action)[:40])
         if state.phase == "over":
             raise GameOver("The game is over", key="error.game_over")
-        if seat not in self.active_players(state):
-            raise NotYourTurn("Not your turn", key="error.not_your_turn")
-        if action not in legal(state, seat) and not self._free_arrangement(state, action):
+        if not is_seat(seat, state.num_players) or seat not in active(state):
+            raise NotYourTurn(f"Seat {str(seat)[:40]} is not awaited now",
+                              key="error.not_your_turn")
+        # What is accepted is exactly what is offered (engines.base.offered).
+        if action not in legal(state, seat) and not any(
+                sub.accepts(action) for sub in self.subsets(state, seat)):
             raise reason(state, seat, action)
         ctx = Ctx(state.clone())
         run(ctx, seat, action)
-        return Outcome(ctx.s, tuple(ctx.events), ctx.irreversible)
+        return ctx.outcome()
 
-    @staticmethod
-    def _free_arrangement(state: State, action: Action) -> bool:
-        """During setup any legal arrangement is accepted in one go (the menu offers the
-        arrangements one change away, which keeps it under 25 entries)."""
-        return (state.phase == "arrange" and action.kind == "arrange"
-                and malformed(action) is None and valid_arrangement(*action.args))
+    def apply_unchecked(self, state: State, seat: int, action: Action) -> State:
+        """Fast path for playouts: ``action`` must be offered."""
+        ctx = Ctx(state.clone())
+        run(ctx, seat, action)
+        return ctx.s
 
     def skip_action(self, state: State, seat: int) -> Action | None:
         """The move of a player whose deadline passed when the table skips them
@@ -90,15 +103,17 @@ class TuscanyEngine:
         marble's extra action is not taken ("end").
         A started action (take, place, pay), the start castle and the improvement choice
         cannot be skipped: None, and the AI completes them."""
-        options = legal(state, seat)
-        return next((a for a in (Action("draw"), Action("confirm"), Action("skip"),
-                                 Action("end")) if a in options), None)
+        options = self.legal_actions(state, seat)
+        return next((a for a in _SKIPS if a in options), None)
 
-    def choices(self, state: State, seat: int) -> list[Choice]:
-        return [_choice(state, seat, a) for a in legal(state, seat)]
+    def choices(self, state: State, seat: int) -> list[Choice | MultiChoice]:
+        if not is_seat(seat, state.num_players):
+            return []
+        return list(make_choices(state, seat))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return make_view(state, seat)
+        return make_view(state, seat if seat is None or is_seat(seat, state.num_players)
+                         else None)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
@@ -116,54 +131,6 @@ class TuscanyEngine:
         details = tuple(Message("tuscany.result.line", {
             "player": i, "red": k[0], "empty": k[1], "green": k[2]}) for i, k in keys.items())
         return Result({i: k[0] for i, k in keys.items()}, ranking, details)
-
-
-def _choice(s: State, seat: int, a: Action) -> Choice:
-    """Menu label and effect line for one legal action."""
-    p = s.players[seat]
-    k, args = a.kind, a.args
-    m = Message
-    if k == "confirm":
-        return Choice(a, m("tuscany.choice.confirm"), m("tuscany.choice.confirm_desc"), "setup")
-    if k == "arrange":
-        return Choice(a, m("tuscany.choice.arrange", {"order": args[0].upper(),
-                                                      "turns": args[1], "shifts": args[2]}),
-                      m("tuscany.choice.arrange_desc"), "setup")
-    if k == "castle":
-        return Choice(a, m("tuscany.choice.start_castle", {"space": args[0]}), None, "setup")
-    if k == "improve":
-        return Choice(a, m(f"tuscany.improvement.{args[0]}"),
-                      m(f"tuscany.improvement_desc.{args[0]}"), "improve")
-    if k == "draw":
-        n = DRAW_COUNT + p.imps[IMP_CARD]
-        return Choice(a, m("tuscany.choice.draw"), m("tuscany.choice.draw_desc", {"count": n}),
-                      "action")
-    if k in ("take", "place", "skip", "marble", "end"):
-        return Choice(a, m(f"tuscany.choice.{k}"), m(f"tuscany.choice.{k}_desc"), "action")
-    if k == "pick":
-        castle = s.stack[-1].kind == "castle"
-        tile = s.display[int(args[0])]
-        key = "tuscany.choice.castle_pick" if castle else "tuscany.choice.pick"
-        return Choice(a, m(key, {"tile": tile_key(tile), "slot": int(args[0]) + 1}),
-                      None, "tile")
-    if k == "swap":
-        return Choice(a, m("tuscany.choice.swap", {"colour": colour_key(CODES.index(args[0]))}),
-                      m("tuscany.choice.swap_desc"), "swap")
-    if k == "discard":
-        tile = p.storage[int(args[0])]
-        return Choice(a, m("tuscany.choice.discard", {"tile": tile_key(tile)}),
-                      m("tuscany.choice.discard_desc"), "tile")
-    if k == "tile":
-        tile = p.storage[int(args[0])]
-        return Choice(a, m("tuscany.choice.tile", {"tile": tile_key(tile)}), None, "tile")
-    if k == "space":
-        colour = geo(p).colours[LABEL_INDEX[args[0]]]
-        return Choice(a, m("tuscany.choice.space", {"space": args[0],
-                                                    "colour": colour_key(colour)}),
-                      None, "space")
-    # pay
-    return Choice(a, m("tuscany.choice.pay", {"payment": [unit_key(u) for u in args]}),
-                  None, "pay")
 
 
 ENGINE = TuscanyEngine()

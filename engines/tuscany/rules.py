@@ -6,10 +6,9 @@ the rulebook is silent are listed in ``docs/rules/tuscany.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
-from engines.base import TURN_END, Action, Event
-from engines.rng import Rng
+from engines.base import TURN_END, Action, Ctx, Message, Subset
 
 from .board import LABELS, NUM_SPACES, ORDERS, SHIFTS, TURNS, Geometry, geometry
 from .data import (
@@ -60,82 +59,65 @@ def act(kind: str, *args: str) -> Action:
 
 # --- names used in events and choices ------------------------------------------------
 
-def tile_key(tile: int | None) -> str:
+def tile_key(tile: int | None) -> Message:
     if tile is None:
-        return "@tuscany.tile.none"
+        return Message("tuscany.tile.none")
     if tile == JOKER:
-        return "@tuscany.tile.j"
-    return f"@tuscany.tile.{TILES[tile].kind}"
+        return Message("tuscany.tile.j")
+    return Message(f"tuscany.tile.{TILES[tile].kind}")
 
 
-def colour_key(colour: int) -> str:
-    return f"@tuscany.colour.{CODES[colour]}"
+def colour_key(colour: int) -> Message:
+    return Message(f"tuscany.colour.{CODES[colour]}")
 
 
-def unit_key(unit: str) -> str:
+def unit_key(unit: str, count: int = 1) -> Message:
     if unit == WORKER:
-        return "@tuscany.pay.worker"
+        return Message("tuscany.pay.worker", {"count": count})
     if unit.startswith("2"):
-        return f"@tuscany.pay.pair_{unit[1:]}"
-    return f"@tuscany.pay.card_{unit}"
+        return Message(f"tuscany.pay.pair_{unit[1:]}", {"count": count})
+    return Message(f"tuscany.pay.card_{unit}", {"count": count})
+
+
+def payment(units: Iterable[str]) -> list[Message]:
+    """A payment's units counted ("2 orange cards", not "1 orange card, 1 orange card")."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit] = counts.get(unit, 0) + 1
+    return [unit_key(unit, n) for unit, n in counts.items()]
 
 
 # --- setup ----------------------------------------------------------------------------
 
 def new_state(num_players: int, seed: int) -> State:
-    """Setup (rulebook "Mise en place"); everything random comes from ``seed``."""
-    rng = Rng(seed)
+    """Setup (rulebook "Mise en place"); every random step goes through the shared Ctx."""
+    s = State(num_players, seed, 0, [])
+    ctx = Ctx(s)
     groups = {g: list(MODULE_GROUPS[g]) for g in "ABC"}
     for g in "ABC":
-        rng.shuffle(groups[g])
-    players = []
+        ctx.shuffle(groups[g])
     for seat in range(num_players):
         p = Player([groups["A"][seat], groups["B"][seat], groups["C"][seat]])
-        p.order = rng.choice(ORDERS)
-        p.turns = rng.choice(TURNS)
-        p.shifts = rng.choice(SHIFTS)
+        p.order = ctx.choice(ORDERS)
+        p.turns = ctx.choice(TURNS)
+        p.shifts = ctx.choice(SHIFTS)
         tiles = list(own_tiles(seat))
-        rng.shuffle(tiles)
+        ctx.shuffle(tiles)
         p.piles = [tiles[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(3)]
-        players.append(p)
-    s = State(num_players, 0, rng.randrange(num_players), players)
-    s.current = s.first
+        s.players.append(p)
+    s.first = s.current = ctx.randrange(num_players)
     s.deck = [c for c in range(8) for _ in range(DOMAIN_COUNTS[c])]
-    rng.shuffle(s.deck)
+    ctx.shuffle(s.deck)
     s.income = [k for k, n in INCOME_COUNTS.items() for _ in range(n)]
-    rng.shuffle(s.income)
+    ctx.shuffle(s.income)
     s.neutral = list(NEUTRAL_IDS)
-    rng.shuffle(s.neutral)
+    ctx.shuffle(s.neutral)
     s.display = [s.neutral.pop() for _ in range(DISPLAY_SIZE)]
-    for p in players:
+    for p in s.players:
         for _ in range(HAND_SIZE):
             p.hand[s.deck.pop()] += 1
-    s.rng = rng.state
-    ctx = Ctx(s)
     check_reset(ctx)  # cannot trigger with 4 neutral tiles per colour, kept for safety
-    return ctx.s
-
-
-# --- the working context of one apply -------------------------------------------------
-
-class Ctx:
-    """The state being changed plus the events and the irreversibility it accumulates."""
-
-    __slots__ = ("s", "events", "irreversible", "_rng")
-
-    def __init__(self, s: State) -> None:
-        self.s = s
-        self.events: list[Event] = []
-        self.irreversible = False
-        self._rng = Rng(s.rng)
-
-    def emit(self, key: str, to: int | None = None, **params: Any) -> None:
-        self.events.append(Event(key, params, to))
-
-    def shuffle(self, items: list[Any]) -> None:
-        self._rng.shuffle(items)
-        self.s.rng = self._rng.state
-        self.irreversible = True
+    return s
 
 
 def geo(p: Player) -> Geometry:
@@ -228,6 +210,30 @@ def can_pay(p: Player, colour: int, units: tuple[str, ...]) -> bool:
     return workers <= p.workers and all(need[c] <= p.hand[c] for c in range(8))
 
 
+def unit_options(p: Player, colour: int) -> tuple[str, ...]:
+    """Each payment unit as often as it can be paid, at most twice. Units draw on separate
+    resources (the colour's cards, workers, pairs of each other colour), so any two of these
+    options make a payment: the decision is a subset of 2 (rulebook "Poser", "Village")."""
+    hand = p.hand
+    out: list[str] = []
+    for u in unit_order(colour):
+        have = p.workers if u == WORKER else (
+            hand[CODES.index(u[1:])] // 2 if u.startswith("2") else hand[colour])
+        out += [u] * min(2, have)
+    return tuple(out)
+
+
+def pay_subsets(s: State, seat: int) -> list[Subset]:
+    """More than 25 ways to pay: one multi-select of 2 units instead of a list of pairs."""
+    if s.phase != "play" or seat != s.current or not s.stack or s.stack[-1].kind != "pay":
+        return []
+    f, p = s.stack[-1], s.players[seat]
+    colour = geo(p).colours[f.space]
+    if f.units or len(payments(p, colour)) <= 25:
+        return []
+    return [Subset("pay", unit_options(p, colour), 2, 2)]
+
+
 def payments(p: Player, colour: int) -> list[tuple[str, ...]]:
     """Every distinct way to pay 2 units for this colour (rulebook "Poser", "Village")."""
     order = unit_order(colour)
@@ -308,10 +314,7 @@ def _legal_frame(s: State, p: Player, f: Frame) -> list[Action]:
             return [act("pay", u) for u in unit_order(colour)
                     if can_pay(p, colour, f.units + (u,))]
         full = payments(p, colour)
-        if len(full) <= 25:
-            return [act("pay", a, b) for a, b in full]
-        firsts = {a for a, _ in full} | {b for _, b in full}
-        return [act("pay", u) for u in unit_order(colour) if u in firsts]
+        return [act("pay", a, b) for a, b in full] if len(full) <= 25 else []
     if k == "castle":
         return [act("pick", str(i)) for i in castle_candidates(s, p)] + [act("skip")]
     if k == "improve":
@@ -323,7 +326,7 @@ def _legal_frame(s: State, p: Player, f: Frame) -> list[Action]:
 
 # --- applying -------------------------------------------------------------------------
 
-def run(ctx: Ctx, seat: int, a: Action) -> None:
+def run(ctx: Ctx[State], seat: int, a: Action) -> None:
     """Apply an action already known to be legal, then resolve automatic steps."""
     s = ctx.s
     p = s.players[seat]
@@ -350,7 +353,7 @@ def run(ctx: Ctx, seat: int, a: Action) -> None:
         _resolve_auto(ctx)
 
 
-def _arrange(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
+def _arrange(ctx: Ctx[State], seat: int, p: Player, a: Action) -> None:
     if a.kind == "confirm":
         p.confirmed = True
         ctx.emit("tuscany.ev.confirmed", player=seat)
@@ -362,19 +365,20 @@ def _arrange(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
     p.shifts = "000" if a.args[2] == "111" else a.args[2]
 
 
-def take_improvement(ctx: Ctx, seat: int, p: Player, name: str) -> None:
+def take_improvement(ctx: Ctx[State], seat: int, p: Player, name: str) -> None:
     """Rulebook "Cité": take one improvement; storage also gives 2 green VP at once."""
     i = IMPROVEMENTS.index(name)
     ctx.s.supply[i] -= 1
     p.imps[i] += 1
-    ctx.emit("tuscany.ev.improvement", player=seat, improvement=f"@tuscany.improvement.{name}")
+    ctx.emit("tuscany.ev.improvement", player=seat,
+             improvement=Message(f"tuscany.improvement.{name}"))
     if i == IMP_STORAGE:
         p.storage.append(None)
         p.green += STORAGE_GREEN
         ctx.emit("tuscany.ev.green", player=seat, points=STORAGE_GREEN)
 
 
-def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
+def _play(ctx: Ctx[State], seat: int, p: Player, a: Action) -> None:
     s = ctx.s
     f = s.stack.pop()
     k, args = a.kind, a.args
@@ -428,7 +432,7 @@ def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
         spend(ctx, p, geo(p).colours[f.space], units)
         p.storage[f.slot] = None
         ctx.emit("tuscany.ev.place", player=seat, tile=tile_key(f.tile),
-                 space=LABELS[f.space], payment=[unit_key(u) for u in units])
+                 space=LABELS[f.space], payment=payment(units))
         put_tile(ctx, seat, p, f.tile, f.space)
     elif f.kind == "castle":
         if k == "skip":
@@ -451,7 +455,7 @@ def _play(ctx: Ctx, seat: int, p: Player, a: Action) -> None:
             end_turn(ctx)
 
 
-def _resolve_auto(ctx: Ctx) -> None:
+def _resolve_auto(ctx: Ctx[State]) -> None:
     s = ctx.s
     while s.stack and s.stack[-1].kind in AUTO_FRAMES:
         f = s.stack.pop()
@@ -465,7 +469,7 @@ def _resolve_auto(ctx: Ctx) -> None:
 
 # --- cards ----------------------------------------------------------------------------
 
-def draw_cards(ctx: Ctx, seat: int, p: Player, n: int) -> None:
+def draw_cards(ctx: Ctx[State], seat: int, p: Player, n: int) -> None:
     """Draw from the domain deck, reshuffling the discard when it runs out."""
     s = ctx.s
     got: list[int] = []
@@ -484,7 +488,7 @@ def draw_cards(ctx: Ctx, seat: int, p: Player, n: int) -> None:
     ctx.emit("tuscany.ev.draw_private", to=seat, cards=[colour_key(c) for c in sorted(got)])
 
 
-def spend(ctx: Ctx, p: Player, colour: int, units: tuple[str, ...]) -> None:
+def spend(ctx: Ctx[State], p: Player, colour: int, units: tuple[str, ...]) -> None:
     for u in units:
         if u == WORKER:
             p.workers -= 1
@@ -496,7 +500,7 @@ def spend(ctx: Ctx, p: Player, colour: int, units: tuple[str, ...]) -> None:
 
 # --- tiles ----------------------------------------------------------------------------
 
-def store(ctx: Ctx, seat: int, p: Player, display_slot: int, storage_slot: int) -> None:
+def store(ctx: Ctx[State], seat: int, p: Player, display_slot: int, storage_slot: int) -> None:
     """Rulebook "Prendre une tuile": to storage, then refill from the leftmost pile."""
     s = ctx.s
     tile = s.display[display_slot]
@@ -506,7 +510,7 @@ def store(ctx: Ctx, seat: int, p: Player, display_slot: int, storage_slot: int) 
     refill(ctx, seat, display_slot)
 
 
-def refill(ctx: Ctx, seat: int, slot: int) -> None:
+def refill(ctx: Ctx[State], seat: int, slot: int) -> None:
     """Reveal the top of the leftmost non-empty pile (a neutral tile once all are used)."""
     s = ctx.s
     p = s.players[seat]
@@ -526,7 +530,7 @@ def refill(ctx: Ctx, seat: int, slot: int) -> None:
     check_reset(ctx)
 
 
-def trigger_round(ctx: Ctx, seat: int) -> None:
+def trigger_round(ctx: Ctx[State], seat: int) -> None:
     """Announce the end of the round; round 3 is followed by one more rotation."""
     s = ctx.s
     s.trigger = True
@@ -534,7 +538,7 @@ def trigger_round(ctx: Ctx, seat: int) -> None:
     ctx.emit(key, player=seat, round=s.round)
 
 
-def draw_neutral(ctx: Ctx) -> int | None:
+def draw_neutral(ctx: Ctx[State]) -> int | None:
     """Top neutral tile; when none is left, reshuffle only the discarded neutral ones."""
     s = ctx.s
     if not s.neutral and s.neutral_discard:
@@ -548,7 +552,7 @@ def draw_neutral(ctx: Ctx) -> int | None:
     return s.neutral.pop() if s.neutral else None
 
 
-def check_reset(ctx: Ctx) -> None:
+def check_reset(ctx: Ctx[State]) -> None:
     """Rulebook "Trop de tuiles…": 5 of a colour face up are replaced by neutral tiles."""
     s = ctx.s
     for _ in range(RESET_GUARD):
@@ -563,7 +567,7 @@ def check_reset(ctx: Ctx) -> None:
         _replace_colour(ctx, colour)
 
 
-def _replace_colour(ctx: Ctx, colour: int) -> None:
+def _replace_colour(ctx: Ctx[State], colour: int) -> None:
     s = ctx.s
     slots = [i for i, t in enumerate(s.display) if t is not None and TILES[t].colour == colour]
     for i in slots:
@@ -575,14 +579,14 @@ def _replace_colour(ctx: Ctx, colour: int) -> None:
         s.display[i] = draw_neutral(ctx)
 
 
-def swap_colour(ctx: Ctx, seat: int, colour: int) -> None:
+def swap_colour(ctx: Ctx[State], seat: int, colour: int) -> None:
     """The stuck player's swap: all display tiles of one colour for neutral ones."""
     ctx.emit("tuscany.ev.swap", player=seat, colour=colour_key(colour))
     _replace_colour(ctx, colour)
     check_reset(ctx)
 
 
-def put_tile(ctx: Ctx, seat: int, p: Player, tile: int, space: int) -> None:
+def put_tile(ctx: Ctx[State], seat: int, p: Player, tile: int, space: int) -> None:
     """The tile lands: zone, agriculture and colour-bonus VP, then its effect."""
     s = ctx.s
     g = geo(p)
@@ -615,7 +619,7 @@ def put_tile(ctx: Ctx, seat: int, p: Player, tile: int, space: int) -> None:
     _effect(ctx, seat, p, colour)
 
 
-def _effect(ctx: Ctx, seat: int, p: Player, colour: int) -> None:
+def _effect(ctx: Ctx[State], seat: int, p: Player, colour: int) -> None:
     s = ctx.s
     if colour == CASTLE:
         if castle_candidates(s, p):
@@ -642,7 +646,7 @@ def _effect(ctx: Ctx, seat: int, p: Player, colour: int) -> None:
             reveal_income(ctx, seat, p)
 
 
-def gain_joker(ctx: Ctx, seat: int, p: Player) -> None:
+def gain_joker(ctx: Ctx[State], seat: int, p: Player) -> None:
     """A joker goes to a free storage space; with none free it is 2 red VP instead.
     It is marked as gained this turn: it can be placed from the player's next turn on."""
     if None in p.storage:
@@ -655,7 +659,7 @@ def gain_joker(ctx: Ctx, seat: int, p: Player) -> None:
         ctx.emit("tuscany.ev.joker_red", player=seat, points=JOKER_FALLBACK_RED)
 
 
-def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
+def reveal_income(ctx: Ctx[State], seat: int, p: Player) -> None:
     """Rulebook "Commerce": reveal an income card, gain it, discard it face up."""
     s = ctx.s
     if not s.income:
@@ -665,7 +669,7 @@ def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
     ctx.irreversible = True
     card = s.income.pop()
     s.income_discard.append(card)
-    ctx.emit("tuscany.ev.income", player=seat, card=f"@tuscany.income.{card}")
+    ctx.emit("tuscany.ev.income", player=seat, card=Message(f"tuscany.income.{card}"))
     (effect, n), = INCOME[card].items()
     if effect == "red":
         p.red += n
@@ -684,7 +688,7 @@ def reveal_income(ctx: Ctx, seat: int, p: Player) -> None:
 
 # --- turns, rounds, scoring -----------------------------------------------------------
 
-def end_turn(ctx: Ctx) -> None:
+def end_turn(ctx: Ctx[State]) -> None:
     s = ctx.s
     seat = s.current
     s.players[seat].fresh_jokers = []  # jokers gained this turn become placeable
@@ -699,7 +703,7 @@ def end_turn(ctx: Ctx) -> None:
     s.stack = [Frame("main")]
 
 
-def _end_rotation(ctx: Ctx) -> None:
+def _end_rotation(ctx: Ctx[State]) -> None:
     """Rulebook "Les 3 manches" and "Décomptes"."""
     s = ctx.s
     if s.round == 3 and not s.extra:
@@ -720,7 +724,7 @@ def _end_rotation(ctx: Ctx) -> None:
     s.stack = []
 
 
-def score_round(ctx: Ctx) -> None:
+def score_round(ctx: Ctx[State]) -> None:
     """Green VP are added to red VP; green is never reset."""
     s = ctx.s
     ctx.emit("tuscany.ev.round_end", round=s.round)
@@ -734,7 +738,7 @@ def leftovers(p: Player) -> int:
     return stored + p.marbles + p.workers + sum(p.hand) // 5
 
 
-def final_scoring(ctx: Ctx) -> None:
+def final_scoring(ctx: Ctx[State]) -> None:
     """Rulebook "Fin de la partie": 1 red VP per leftover item and per 5 cards."""
     for seat, p in enumerate(ctx.s.players):
         points = leftovers(p)

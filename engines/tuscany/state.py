@@ -25,6 +25,7 @@ from .data import (
     MODULE_GROUPS,
     NEUTRAL_IDS,
     TILES,
+    start_castle,
 )
 
 PHASES = ("arrange", "castle", "improve", "play", "over")
@@ -54,9 +55,18 @@ class Frame:
                 "src": self.src, "units": list(self.units)}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Frame:
-        return cls(str(d["kind"]), int(d["slot"]), d["tile"], int(d["space"]), str(d["src"]),
-                   tuple(str(u) for u in d["units"]))
+    def from_dict(cls, d: Any) -> Frame:
+        d = _fields(d, _FRAME_FIELDS, "pending step")
+        tile = d["tile"]
+        if tile is not None:
+            tile = _int(tile, "pending tile", JOKER, len(TILES) - 1)
+        units = _list(d["units"], "payment")
+        if len(units) > 2 or not all(isinstance(u, str) and u in UNITS for u in units):
+            raise _bad("payment units")
+        return cls(_choice(d["kind"], FRAME_KINDS, "pending step"),
+                   _int(d["slot"], "slot", -1, 99), tile,
+                   _int(d["space"], "space", -1, NUM_SPACES - 1),
+                   _choice(d["src"], ("", "store", "display"), "source"), tuple(units))
 
 
 @dataclass(slots=True)
@@ -94,14 +104,30 @@ class Player:
                 "fresh_jokers": self.fresh_jokers[:]}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Player:
-        return cls([str(m) for m in d["modules"]], str(d["order"]), str(d["turns"]),
-                   str(d["shifts"]), bool(d["confirmed"]), list(d["board"]),
-                   [list(p) for p in d["piles"]], list(d["storage"]), list(d["imps"]),
-                   list(d["hand"]), int(d["marbles"]), int(d["workers"]), int(d["green"]),
-                   int(d["red"]),
-                   # Absent from games saved before the field existed: nothing gained yet.
-                   list(d.get("fresh_jokers", [])))
+    def from_dict(cls, d: Any) -> Player:
+        # ``fresh_jokers`` is absent from games saved before it existed: nothing gained yet.
+        if isinstance(d, Mapping) and "fresh_jokers" not in d:
+            d = {**d, "fresh_jokers": []}
+        d = _fields(d, _PLAYER_FIELDS, "player")
+        modules = _list(d["modules"], "modules", 3)
+        board = _list(d["board"], "board", NUM_SPACES)
+        storage = _list(d["storage"], "storage")
+        if not 1 <= len(storage) <= BASE_STORAGE + IMPROVEMENTS_EACH:
+            raise _bad("storage size")
+        return cls([_str(m, "module") for m in modules], _choice(d["order"], ORDERS, "order"),
+                   _choice(d["turns"], TURNS, "turns"), _choice(d["shifts"], SHIFTS, "shifts"),
+                   _bool(d["confirmed"], "confirmed"),
+                   [None if x is None else _int(x, "board tile", JOKER, len(TILES) - 1)
+                    for x in board],
+                   [_ints(pile, "pile", 0, len(TILES) - 1)
+                    for pile in _list(d["piles"], "piles", 3)],
+                   [None if x is None else _int(x, "stored tile", JOKER, len(TILES) - 1)
+                    for x in storage],
+                   _ints(d["imps"], "improvements", 0, IMPROVEMENTS_EACH, len(IMPROVEMENTS)),
+                   _ints(d["hand"], "hand", 0, sum(DOMAIN_COUNTS), 8),
+                   _int(d["marbles"], "marbles", 0, _BIG), _int(d["workers"], "workers", 0, _BIG),
+                   _int(d["green"], "green", 0, _BIG), _int(d["red"], "red", 0, _BIG),
+                   _ints(d["fresh_jokers"], "fresh jokers", 0, 99))
 
 
 @dataclass(slots=True)
@@ -152,20 +178,87 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> State:
-        try:
-            s = cls(int(d["num_players"]), int(d["rng"]), int(d["first"]),
-                    [Player.from_dict(p) for p in d["players"]], str(d["phase"]),
-                    int(d["current"]), int(d["round"]), bool(d["trigger"]), bool(d["extra"]),
-                    int(d["turn"]), bool(d["marble_used"]), list(d["display"]),
-                    list(d["neutral"]), list(d["neutral_discard"]), list(d["boxed"]),
-                    list(d["deck"]), list(d["discard"]), [str(c) for c in d["income"]],
-                    [str(c) for c in d["income_discard"]], list(d["supply"]),
-                    [list(b) for b in d["bonus"]], [Frame.from_dict(f) for f in d["stack"]])
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InvalidState(f"Bad Tuscany state: {exc}", key="error.invalid_state") from exc
+    def from_dict(cls, d: Any) -> State:
+        """Rebuild and check a state: exact fields and types, then conservation."""
+        d = _fields(d, _STATE_FIELDS, "state")
+        if d["game"] != "tuscany":
+            raise _bad("not a Tuscany state")
+        n = _int(d["num_players"], "num_players", 2, 4)
+        players = _list(d["players"], "players", n)
+        tiles = len(TILES) - 1
+        s = cls(n, _int(d["rng"], "rng", 0, (1 << 64) - 1), _int(d["first"], "first", 0, n - 1),
+                [Player.from_dict(p) for p in players], _choice(d["phase"], PHASES, "phase"),
+                _int(d["current"], "current", 0, n - 1), _int(d["round"], "round", 1, 3),
+                _bool(d["trigger"], "trigger"), _bool(d["extra"], "extra"),
+                _int(d["turn"], "turn", 0, _BIG), _bool(d["marble_used"], "marble_used"),
+                [None if x is None else _int(x, "display tile", 0, tiles)
+                 for x in _list(d["display"], "display", DISPLAY_SIZE)],
+                _ints(d["neutral"], "neutral", 0, tiles),
+                _ints(d["neutral_discard"], "neutral discard", 0, tiles),
+                _ints(d["boxed"], "boxed", 0, tiles), _ints(d["deck"], "deck", 0, 7),
+                _ints(d["discard"], "discard", 0, 7),
+                [_choice(c, tuple(INCOME_COUNTS), "income") for c in _list(d["income"], "i")],
+                [_choice(c, tuple(INCOME_COUNTS), "income")
+                 for c in _list(d["income_discard"], "i")],
+                _ints(d["supply"], "supply", 0, IMPROVEMENTS_EACH, len(IMPROVEMENTS)),
+                [_ints(b, "bonus", 0, n - 1) for b in _list(d["bonus"], "bonus", 8)],
+                [Frame.from_dict(f) for f in _list(d["stack"], "stack")])
         validate(s)
         return s
+
+
+_BIG = 1 << 31  # no count of a real game comes near it
+_FRAME_FIELDS = frozenset({"kind", "slot", "tile", "space", "src", "units"})
+_PLAYER_FIELDS = frozenset({"modules", "order", "turns", "shifts", "confirmed", "board",
+                            "piles", "storage", "imps", "hand", "marbles", "workers", "green",
+                            "red", "fresh_jokers"})
+_STATE_FIELDS = frozenset({"game", "num_players", "rng", "first", "players", "phase",
+                           "current", "round", "trigger", "extra", "turn", "marble_used",
+                           "display", "neutral", "neutral_discard", "boxed", "deck", "discard",
+                           "income", "income_discard", "supply", "bonus", "stack"})
+# Payment units: a card of the space's colour, a worker, or a pair of another colour.
+UNITS = frozenset({*(c.lower() for c in "CRIFQVMT"), "worker",
+                   *("2" + c.lower() for c in "CRIFQVMT")})
+
+
+def _fields(d: Any, names: frozenset[str], what: str) -> Mapping[str, Any]:
+    if not isinstance(d, Mapping) or set(d) != names:
+        raise _bad(f"{what} fields")
+    return d
+
+
+def _list(value: Any, what: str, n: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (n is not None and len(value) != n):
+        raise _bad(f"{what} must be a list" + (f" of {n}" if n is not None else ""))
+    return value
+
+
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _bad(f"{what} must be an integer in {lo}..{hi}")
+    return value
+
+
+def _ints(value: Any, what: str, lo: int, hi: int, n: int | None = None) -> list[int]:
+    return [_int(v, what, lo, hi) for v in _list(value, what, n)]
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(f"{what} must be true or false")
+    return value
+
+
+def _str(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise _bad(f"{what} must be a string")
+    return value
+
+
+def _choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise _bad(f"unknown {what}")
+    return value
 
 
 def _bad(message: str) -> InvalidState:
@@ -252,3 +345,36 @@ def validate(s: State) -> None:
     income = sorted(s.income + s.income_discard)
     if income != sorted(k for k, c in INCOME_COUNTS.items() for _ in range(c)):
         raise _bad("income cards missing")
+    if any(len(b) > 2 or len(set(b)) != len(b) for b in s.bonus):
+        raise _bad("colour bonus claims")
+    _check_phase(s)
+
+
+def _check_phase(s: State) -> None:
+    """The pending decisions fit the phase, so the game can go on from here."""
+    stack = [f.kind for f in s.stack]
+    players = s.players
+    if s.phase != "play":
+        if stack:
+            raise _bad("pending steps outside the play phase")
+        if s.phase == "arrange" and (all(p.confirmed for p in players) or any(
+                t is not None for p in players for t in p.board)):
+            raise _bad("setup: regions")
+        if s.phase in ("castle", "improve") and not all(p.confirmed for p in players):
+            raise _bad("setup: unconfirmed region")
+        if s.phase == "castle" and all(start_castle(i) in p.board
+                                       for i, p in enumerate(players)):
+            raise _bad("setup: every start castle placed")
+        if s.phase == "improve" and not any(s.supply):
+            raise _bad("no improvement left to choose")
+        return
+    # Play: the turn's steps sit on "done" (or are one "main"/"extra" decision).
+    if not stack or stack[-1] in AUTO_FRAMES:
+        raise _bad("nothing is awaited in the play phase")
+    # "done" ends an action (twice over after a marble's extra action); "main" and "extra"
+    # are a turn's first decision and the marble's offer, asked on their own or on "done".
+    done = len(stack) - len("".join("x" if k == "done" else "-" for k in stack).lstrip("x"))
+    rest = stack[done:]
+    if done > 2 or "done" in rest or any(k in ("main", "extra") for k in rest[:-1]) or (
+            not done and (len(rest) != 1 or rest[0] not in ("main", "extra"))):
+        raise _bad("pending steps")

@@ -6,6 +6,7 @@ import random
 
 from bot.service import GameService
 from bot.undo import Undo
+from engines.rng import Rng
 
 USERS = (101, 102, 103, 104)
 
@@ -42,7 +43,8 @@ async def play_out(service: GameService, game_id: int, *, seed: int = 1,
             async for _result in service.ai_moves(game_id):
                 moves += 1
             continue
-        action = rnd.choice(engine.legal_actions(state, seat))
+        action = rnd.choice(engine.legal_actions(state, seat) or [  # a subset decision
+            sub.sample(Rng(rnd.randrange(1 << 62))) for sub in engine.subsets(state, seat)])
         await service.act(game_id, player.user_id, str(action))
         moves += 1
         if undo_every and moves % undo_every == 0:

@@ -24,6 +24,7 @@ from engines.base import (
     Outcome,
     Result,
     Spec,
+    Subset,
     check,
 )
 from engines.rng import Rng
@@ -41,13 +42,15 @@ class RaceState:
 
 
 class RaceEngine:
-    spec = Spec(key="race", names={"en": "Race", "fr": "Course"}, min_players=2,
+    spec = Spec(key="race", min_players=2,
                 max_players=3,
                 options=(OptionSpec("goal", 10, (6, 10, 15)), OptionSpec("fast", False)))
 
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> RaceState:
         goal = int((options or {}).get("goal", 10))
+        if (options or {}).get("fast") and num_players > 2:  # an engine judges its options
+            raise InvalidState("a fast race is for 2 runners", key="error.invalid_state")
         return RaceState((0,) * num_players, (None,) * num_players, seed, 1, goal)
 
     def to_dict(self, state: RaceState) -> dict[str, Any]:
@@ -70,6 +73,12 @@ class RaceEngine:
         if self.is_over(state):
             return frozenset()
         return frozenset(i for i, p in enumerate(state.picks) if p is None)
+
+    def subsets(self, state: RaceState, seat: int) -> list[Subset]:
+        return []  # no subset decision in this game
+
+    def skip_action(self, state: RaceState, seat: int) -> Action | None:
+        return None  # every pick is compulsory: the AI plays it
 
     def legal_actions(self, state: RaceState, seat: int) -> list[Action]:
         if seat not in self.active_players(state):

@@ -20,6 +20,7 @@ from engines.base import (
     Outcome,
     Result,
     Spec,
+    Subset,
     check,
 )
 
@@ -33,7 +34,7 @@ class RelayState:
 
 
 class RelayEngine:
-    spec = Spec(key="relay", names={"en": "Relay", "fr": "Relais"}, min_players=2,
+    spec = Spec(key="relay", min_players=2,
                 max_players=4)
 
     def new_game(self, num_players: int, seed: int,
@@ -53,6 +54,9 @@ class RelayEngine:
 
     def active_players(self, state: RelayState) -> frozenset[int]:
         return frozenset() if self.is_over(state) else frozenset((state.turn % state.players,))
+
+    def subsets(self, state: RelayState, seat: int) -> list[Subset]:
+        return []  # no subset decision in this game
 
     def legal_actions(self, state: RelayState, seat: int) -> list[Action]:
         return [Action("go"), Action("rest")] if seat in self.active_players(state) else []

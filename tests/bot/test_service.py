@@ -74,6 +74,28 @@ async def test_create_validates_everything(service: GameService) -> None:
     assert busy.value.params["game_id"] == game.id  # type: ignore[attr-defined]
 
 
+async def test_options_typed_at_game_new_reach_the_engine(service: GameService) -> None:
+    """``/game new options:"goal=6 fast=true"``: text parsed, typed by the Spec, judged by
+    the engine's ``new_game`` (InvalidState, before any table exists)."""
+    from bot.commands import parse_options
+    from engines.base import InvalidState
+
+    def new(text: str, seats: int, channel: int) -> object:
+        return service.create(guild_id=1, channel_id=channel, game_key="race", creator_id=ANN,
+                              creator_name="Ann", seats=seats, options=parse_options(text))
+
+    game = await new("goal=6, fast=true", 2, 60)
+    assert game.options == {"goal": 6, "fast": True}  # type: ignore[attr-defined]
+    with pytest.raises(InvalidState):  # the race engine allows a fast race for 2 only
+        await new("fast=true", 3, 61)
+    assert await service.in_channel(61) is None
+    for bad in ("goal", "goal=6 goal=10", "=6", "x" * 201):
+        with pytest.raises(errors.InvalidOption):
+            parse_options(bad)
+    with pytest.raises(errors.InvalidOption):
+        await new("fast=maybe", 2, 62)
+
+
 async def test_join_leave_and_ai_seats(service: GameService) -> None:
     game = await service.create(guild_id=1, channel_id=5, game_key="race", creator_id=ANN,
                                 creator_name="Ann")

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
+from bot.i18n import t
 from cogs.tuscany import VERBS, TuscanyPresenter, asks_for_space, step_of
+from engines.ai import random_action
 from engines.tuscany.checks import _ARITY, _STEP_KINDS
 from engines.tuscany.engine import ENGINE
 from tests.renderers import tuscany_states
@@ -21,7 +23,9 @@ def test_every_action_kind_has_a_verb() -> None:
     step_kinds = set().union(*_STEP_KINDS.values())
     assert step_kinds <= covered
     assert set(_ARITY) == covered  # setup kinds too, and no verb for a kind that does not exist
-    assert len(VERBS) <= 25 and all(len(v.english) <= 100 for v in VERBS)
+    assert len(VERBS) <= 25
+    for locale in ("en", "fr"):  # Discord's limit on a description, from the catalogues
+        assert all(len(t(f"tuscany.cmd.{v.name}.desc", locale)) <= 100 for v in VERBS)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
@@ -39,8 +43,7 @@ def test_a_whole_game_is_worded_without_missing_keys(locale: str) -> None:
         status = PRESENTER.status_text(ENGINE.view(state, None), NAMES, locale)
         assert "tuscany." not in status
         seat = min(ENGINE.active_players(state))
-        actions = ENGINE.legal_actions(state, seat)
-        state = ENGINE.apply(state, seat, actions[rng.randrange(len(actions))]).state
+        state = ENGINE.apply(state, seat, random_action(ENGINE, state, seat, rng)).state
     assert {"setup_arrange", "setup_castle", "setup_improve", "main", "take", "space",
             "pay"} <= steps
     assert "tuscany." not in PRESENTER.status_text(ENGINE.view(state, None), NAMES, locale)

@@ -8,8 +8,9 @@ import discord
 
 from bot.messages import account, standings
 from bot.models import ACTIVE, GameInfo, Panel, Seat
-from bot.ui import ActButton, ActSelect, panel_components
-from engines.base import TURN_END, Action, Choice, Event, Message, Result
+from bot.ui import ActButton, ActSelect, SubsetSelect, option_value, panel_components
+from engines.base import TURN_END, Action, Choice, Event, Message, MultiChoice, Result, Subset
+from engines.havana import ENGINE as HAVANA
 
 
 def _game() -> GameInfo:
@@ -69,7 +70,7 @@ def test_select_values_are_action_texts() -> None:
 def test_account_names_seats_and_skips_private_and_turn_end() -> None:
     events = [Event("ui.next", {"players": "x"}), Event("ui.next", {"players": "secret"}, to=0),
               Event(TURN_END)]
-    text = account(events, ["Ana", "AI 1"], "en")
+    text = account(events, HAVANA.spec, ["Ana", "AI 1"], "en")
     assert text == "• Next: x"
 
 
@@ -90,3 +91,134 @@ def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
     assert "mama" not in _row_text(hidden, _game(), "en")
     assert "hidden" in _row_text(hidden, _game(), "en")
     assert _row_text(open_move, _game(), "en").endswith("Ana: end")
+
+
+# ---------------------------------------------------------------- the engine contract
+
+def test_seats_in_labels_read_as_player_names() -> None:
+    """Issue 8 §5: Havana's "Rob 1" / "Stolen from 2." with 0-based seats read as names."""
+    rob = Choice(Action("target", ("1",)), Message("havana.choice.target", {"target": 1}),
+                 Message("havana.desc.take_thief", {"target": 1}), "target")
+    panel = _panel([rob])
+    button = _components(panel_components(panel, "en"))[0]["components"][0]
+    assert button["label"] == "Rob AI 1"
+    from bot.play import _explained
+
+    assert _explained(panel, "en") == ["• **Rob AI 1** — Stolen from AI 1."]
+
+
+def test_declared_seat_params_only_become_names() -> None:
+    from bot.messages import named
+
+    params = {"seat": 0, "target": 1, "n": 1, "seats": [1, 0],
+              "building": Message("x", {"target": 0})}
+    out = named(params, HAVANA.spec, ["Ana", "Bob"], bold=False)
+    assert out["seat"] == "Ana" and out["target"] == "Bob" and out["n"] == 1
+    assert out["seats"] == "Bob, Ana" and out["building"] == Message("x", {"target": "Ana"})
+
+
+def test_button_colours_come_from_the_declared_kinds() -> None:
+    choices = [Choice(Action(kind), Message("ui.choose"), None, "g")
+               for kind in ("end", "pass", "build")]
+    buttons = _components(panel_components(_panel(choices), "en"))[0]["components"]
+    assert HAVANA.spec.ending_kinds == {"end"} and HAVANA.spec.passing_kinds == {"pass"}
+    assert [b["style"] for b in buttons] == [discord.ButtonStyle.success.value,
+                                             discord.ButtonStyle.secondary.value,
+                                             discord.ButtonStyle.primary.value]
+
+
+def _multi() -> MultiChoice:
+    subset = Subset("keep", ("3", "3", "5"), min_values=1, max_values=2, fixed=("a",))
+    labels = tuple(Message("havana.choice.target", {"target": i}) for i in (0, 1, 1))
+    return MultiChoice(subset, Message("ui.choose"), labels)
+
+
+def test_a_subset_decision_is_one_multi_select() -> None:
+    rows = _components(panel_components(_panel([*_choices("play", 2, "play"), _multi()]),
+                                        "en"))
+    assert len(rows) == 2
+    select = rows[1]["components"][0]
+    assert select["type"] == 3 and select["min_values"] == 1 and select["max_values"] == 2
+    assert select["custom_id"] == "ludo:sub:123456:4321:keep~a"
+    assert [o["value"] for o in select["options"]] == ["0:3", "1:3", "2:5"]
+    assert [o["label"] for o in select["options"]] == ["Rob Ana", "Rob AI 1", "Rob AI 1"]
+
+
+async def test_a_subset_select_parses_back_to_the_offered_subset() -> None:
+    view = panel_components(_panel([_multi()]), "en")
+    item = view.children[0]
+    assert isinstance(item, SubsetSelect)
+    import re
+
+    match = re.fullmatch(SubsetSelect.__discord_ui_compiled_template__,  # type: ignore[attr-defined]
+                         item.item.custom_id or "")
+    assert match is not None
+    back = await SubsetSelect.from_custom_id(None, item.item, match)  # type: ignore[arg-type]
+    subset = back.subset()
+    assert subset == _multi().subset
+    assert str(subset.action(option_value(v) for v in ("2:5", "0:3"))) == "keep a 3 5"
+
+
+def test_option_autocomplete_offers_each_option_of_the_game() -> None:
+    from bot.commands import option_choices
+    from tests.bot.race import RACE
+
+    values = [c.value for c in option_choices(RACE.spec, "")]
+    assert values == ["goal=6", "goal=10", "goal=15", "fast=true", "fast=false"]
+    assert [c.value for c in option_choices(RACE.spec, "goal=6 f")] == [
+        "goal=6 fast=true", "goal=6 fast=false"]
+
+
+def test_a_real_havana_thief_panel_names_its_victims() -> None:
+    """Issue 8 §5, from a real state: the peso thief's buttons read the victims' names,
+    never their 0-based seat numbers."""
+    from bot.play import _explained
+    from tests.engines.havana.helpers import actions_state, do, give
+
+    s = actions_state([("siesta", "debris"), ("siesta", "worker"), ("siesta", "peso_thief")])
+    give(s, 0, pesos=5)
+    give(s, 1, pesos=9)
+    s, _ = do(s, 0, "play debris")
+    s, _ = do(s, 1, "play worker")
+    s, _ = do(s, 2, "play peso_thief")
+    seats = (Seat(0, 11, "Ana"), Seat(1, 12, "Bob"), Seat(2, 13, "Cyd"))
+    game = GameInfo(id=7, guild_id=1, channel_id=2, game_key="havana", status=ACTIVE,
+                    creator_id=11, options={}, seed=5, version=9, max_seats=3, seats=seats,
+                    created_at=0.0, updated_at=0.0)
+    panel = Panel(game=game, seat=2, view=HAVANA.view(s, 2),
+                  choices=tuple(HAVANA.choices(s, 2)), awaited=True)
+    for locale, rob in (("en", "Rob"), ("fr", "Voler")):
+        labels = [c["label"] for row in _components(panel_components(panel, locale))
+                  for c in row["components"]]
+        assert labels == [f"{rob} Ana", f"{rob} Bob"], labels
+        lines = _explained(panel, locale)
+        assert len(lines) == 2 and "**" in lines[0] and "Ana" in lines[0]
+        assert not any(ch.isdigit() for ch in "".join(labels))
+
+
+async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
+    """The select's chosen values go through ``Subset.action`` (canonical order, checked)
+    to the same move path as a click; a bad choice is a typed refusal, nothing applied."""
+    from types import SimpleNamespace
+
+    from bot import play
+
+    moves: list[tuple[int, int, str]] = []
+    refusals: list[Exception] = []
+
+    async def act(interaction: Any, game_id: int, version: int, action: str) -> None:
+        moves.append((game_id, version, action))
+
+    async def refuse(interaction: Any, err: Exception) -> None:
+        refusals.append(err)
+
+    monkeypatch.setattr(play, "act_from_component", act)
+    monkeypatch.setattr(play, "report_error", refuse)
+    item = panel_components(_panel([_multi()]), "en").children[0]
+    assert isinstance(item, SubsetSelect)
+    await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}))  # type: ignore[arg-type]
+    assert moves == [(123456, 4321, "keep a 3 5")]
+    await item.callback(SimpleNamespace(data={"values": []}))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": ["0:9"]}))  # type: ignore[arg-type]
+    assert len(moves) == 1 and [type(e).__name__ for e in refusals] == [
+        "IllegalAction", "InvalidAction"]

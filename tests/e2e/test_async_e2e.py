@@ -23,6 +23,7 @@ from bot.history import effective
 from bot.i18n import t
 from bot.messages import jump_link
 from bot.settings import Settings
+from engines.base import Message
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, InteractionRecord, StoredFile, StoredMessage
 from tests.e2e.test_havana_e2e import Table, final_title
@@ -192,7 +193,7 @@ async def test_warning_then_ai_plays_while_the_bot_runs(fake_discord: FakeDiscor
         await table.stable_panel("alice")
         game = await bot.service.get(table.game_id)
         warning = t("deadline.warning", "en", player=mention(fake, "alice"),
-                    game="@havana.name", deadline=stamp(due), link=jump_link(game))
+                    game=Message("havana.name"), deadline=stamp(due), link=jump_link(game))
         await asyncio.sleep(0.2)  # a few passes: nothing is due yet
         assert not [m for m in fake.public_messages() if "⚠️" in m.content]
 

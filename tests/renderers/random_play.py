@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engines.base import Action, Engine
+from engines.rng import Rng
 
 S = TypeVar("S")
 Step = Callable[[S, int, Action], S]
@@ -33,6 +34,7 @@ def play_until(engine: Engine, num_players: int, seed: int, stop: Callable[[S], 
         if engine.is_over(s):
             return None
         seat = min(engine.active_players(s))
-        actions = engine.legal_actions(s, seat)
+        actions = engine.legal_actions(s, seat) or [  # a subset decision: one sampled member
+            sub.sample(Rng(rng.randrange(1 << 62))) for sub in engine.subsets(s, seat)]
         s = advance(s, seat, actions[rng.randrange(len(actions))])
     return None

@@ -27,9 +27,12 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
+from bot.i18n import translator
 from renderers import havana, rio, tuscany
 from tests.renderers import havana_states, rio_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
+
+EN, FR = translator("en"), translator("fr")
 
 log = logging.getLogger("tests.renderers.regenerate")
 
@@ -49,15 +52,15 @@ NAMES = ("Alice", "Bérénice", "Maximilien-Alexandre", "Dmitri")
 
 GOLDENS: list[Golden] = [
     Golden("havana_start_pick_2p", "havana_start_pick_2p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_actions_3p", "havana_actions_3p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_cover_4p", "havana_cover_4p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_over_4p", "havana_over_4p",
-           partial(havana.render, names=NAMES, locale="en")),
+           partial(havana.render, names=NAMES, words=EN)),
     Golden("havana_actions_3p_fr", "havana_actions_3p",
-           partial(havana.render, names=NAMES, locale="fr")),
+           partial(havana.render, names=NAMES, words=FR)),
 ]
 
 # Fixture builders for ``--fixtures``: fixture name -> a function returning the view. A
@@ -73,17 +76,17 @@ FIXTURES: dict[str, Callable[[], dict[str, Any]]] = {
 # The Castles of Tuscany: 2- and 4-player boards, a labelled region, setup and the end.
 GOLDENS += [
     Golden("tuscany_rich_2p", "tuscany_rich_2p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
     Golden("tuscany_space_4p", "tuscany_space_4p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
     Golden("tuscany_space_4p_fr", "tuscany_space_4p",
-           partial(tuscany.render, names=NAMES, locale="fr")),
+           partial(tuscany.render, names=NAMES, words=FR)),
     Golden("tuscany_region_space_4p", "tuscany_space_4p",
-           partial(tuscany.render_region, seat=1, names=NAMES, locale="en", labels=True)),
+           partial(tuscany.render_region, seat=1, names=NAMES, words=EN, labels=True)),
     Golden("tuscany_arrange_3p", "tuscany_arrange_3p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
     Golden("tuscany_over_2p", "tuscany_over_2p",
-           partial(tuscany.render, names=NAMES, locale="en")),
+           partial(tuscany.render, names=NAMES, words=EN)),
 ]
 FIXTURES |= {
     # Seats' own views (with a hand): the board must draw them as the spectator's.
@@ -96,14 +99,14 @@ FIXTURES |= {
 # Río de la Plata: placement (3p), a combat (4p), the end (5p), French, a quarter close-up.
 RIO_NAMES = (*NAMES, "Eve")
 GOLDENS += [
-    Golden("rio_place_3p", "rio_place_3p", partial(rio.render, names=RIO_NAMES, locale="en")),
+    Golden("rio_place_3p", "rio_place_3p", partial(rio.render, names=RIO_NAMES, words=EN)),
     Golden("rio_combat_4p", "rio_combat_4p",
-           partial(rio.render, names=RIO_NAMES, locale="en")),
-    Golden("rio_over_5p", "rio_over_5p", partial(rio.render, names=RIO_NAMES, locale="en")),
+           partial(rio.render, names=RIO_NAMES, words=EN)),
+    Golden("rio_over_5p", "rio_over_5p", partial(rio.render, names=RIO_NAMES, words=EN)),
     Golden("rio_combat_4p_fr", "rio_combat_4p",
-           partial(rio.render, names=RIO_NAMES, locale="fr")),
+           partial(rio.render, names=RIO_NAMES, words=FR)),
     Golden("rio_quarter_place_3p", "rio_place_3p",
-           partial(rio.render_quarter, quarter=6, legal=("5.7", "6.7", "5.8"), locale="en")),
+           partial(rio.render_quarter, quarter=6, legal=("5.7", "6.7", "5.8"), words=EN)),
 ]
 FIXTURES |= {
     "rio_place_3p": partial(rio_states.view_at, "place", 3, 1, 0),

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bot.i18n import t, translator
 from engines.havana.data import BUILDINGS, CARDS
 from engines.havana.engine import ENGINE
 from renderers import havana
@@ -24,6 +25,8 @@ from tests.renderers.helper import (
 )
 from tests.renderers.regenerate import GOLDENS, NAMES, Golden, render_golden
 
+EN, FR = translator("en"), translator("fr")
+
 HAVANA = [g for g in GOLDENS if g.name.startswith("havana_")]
 PRIVATE_KEYS = ("hand", "discard", "pending_picks", "pending_cover")
 MAX_PNG_BYTES = 1_500_000
@@ -31,7 +34,7 @@ PHASES = ("start_pick", "actions", "cover", "over")
 
 
 def draw(view: dict[str, Any], locale: str = "en") -> Image.Image:
-    return havana.render(view, names=NAMES, locale=locale)
+    return havana.render(view, names=NAMES, words=translator(locale))
 
 
 def same_pixels(a: Image.Image, b: Image.Image) -> bool:
@@ -81,7 +84,7 @@ def test_landscape_and_small_png(golden: Golden) -> None:
 
 
 def test_scale_keeps_the_aspect() -> None:
-    img = havana.render(load_fixture("havana_cover_4p"), names=NAMES, scale=0.5)
+    img = havana.render(load_fixture("havana_cover_4p"), names=NAMES, scale=0.5, words=EN)
     assert img.size == (havana.WIDTH // 2, havana.HEIGHT // 2)
 
 
@@ -91,16 +94,16 @@ def test_french_draws_french_names() -> None:
     assert mean_difference(french, english) > 10 * DEFAULT_TOLERANCE
     assert mean_difference(load_golden("havana_actions_3p_fr"),
                            load_golden("havana_actions_3p")) > 10 * DEFAULT_TOLERANCE
-    # The names come from the French fields of the view and the card table.
+    # Every name comes from the catalogues (the view carries ids only).
     row_building = view["rows"][0][0]
-    assert havana.building_name(row_building, "fr") == BUILDINGS[row_building["id"]].name_fr
-    assert havana.card_name("siesta", "fr") == CARDS["siesta"].name_fr != CARDS["siesta"].name_en
-    # Only the building names differ here: the French image changes where a name is drawn.
-    renamed = copy.deepcopy(view)
-    for row in renamed["rows"]:
-        for building in row:
-            building["name"]["en"] = building["name"]["fr"]
-    assert mean_difference(draw(renamed, "en"), english) > DEFAULT_TOLERANCE
+    assert havana.building_name(row_building["id"], FR) == t(
+        f"havana.building.{row_building['id']}", "fr")
+    assert havana.card_name("siesta", FR) == t("havana.card.siesta", "fr") != t(
+        "havana.card.siesta", "en")
+    # A label changed in the catalogue changes the image where it is drawn.
+    renamed = havana.render(view, names=NAMES, words=lambda key, **params: (
+        "Renamed" if key.startswith("havana.building.") else EN(key, **params)))
+    assert mean_difference(renamed, english) > DEFAULT_TOLERANCE
 
 
 def test_an_unknown_locale_falls_back_to_english() -> None:
@@ -180,7 +183,7 @@ MUTATIONS: dict[str, Callable[[dict[str, Any]], None]] = {
     "round": lambda v: v.update(round=v["round"] + 1),
     "whose turn": lambda v: v.update(current=v["turn_order"][-1]),
     "pile": lambda v: v.update(pile=v["pile"] + 1),
-    "building name": lambda v: _first_building(v)["name"].update(en="Zzz"),
+    "building": lambda v: _first_building(v).update(id=_first_building(v)["id"] % 36 + 1),
     "building vp": lambda v: _first_building(v).update(vp=_first_building(v)["vp"] + 1),
     "building cost": lambda v: _first_building(v)["cost"].update(glass=3),
     "architect": lambda v: _first_building(v).update(
@@ -250,8 +253,8 @@ def test_many_buildings_stay_inside_their_panel() -> None:
 
 def test_missing_display_names_fall_back_to_seat_numbers() -> None:
     view = load_fixture("havana_cover_4p")
-    short = havana.render(view, names=["Alice"])
-    assert same_pixels(short, havana.render(view, names=["Alice", "", "", ""]))
+    short = havana.render(view, names=["Alice"], words=EN)
+    assert same_pixels(short, havana.render(view, names=["Alice", "", "", ""], words=EN))
     assert mean_difference(short, draw(view)) > DEFAULT_TOLERANCE
 
 

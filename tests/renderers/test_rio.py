@@ -11,7 +11,7 @@ from renderers import rio
 from renderers.common import encode_png
 from tests.renderers import rio_states
 from tests.renderers.helper import assert_image_similar, load_fixture, load_golden
-from tests.renderers.regenerate import GOLDENS, RIO_NAMES, Golden, render_golden
+from tests.renderers.regenerate import EN, FR, GOLDENS, RIO_NAMES, Golden, render_golden
 
 RIO = [g for g in GOLDENS if g.name.startswith("rio_")]
 MAX_PNG_BYTES = 1_500_000
@@ -34,8 +34,8 @@ def test_goldens_cover_placement_combat_end_and_every_count() -> None:
 def test_real_states_draw_small_and_identical_for_owner_and_spectator(kind: str,
                                                                        n: int) -> None:
     state = rio_states.play_until(kind, n, 3)
-    spectator = rio.render(ENGINE.view(state, None), names=RIO_NAMES)
-    owner = rio.render(ENGINE.view(state, 0), names=RIO_NAMES)
+    spectator = rio.render(ENGINE.view(state, None), names=RIO_NAMES, words=EN)
+    owner = rio.render(ENGINE.view(state, 0), names=RIO_NAMES, words=EN)
     assert spectator.size == (rio.WIDTH, rio.HEIGHT)
     assert spectator.tobytes() == owner.tobytes()  # a seat's menu and draft are never drawn
     assert len(encode_png(spectator)) < MAX_PNG_BYTES
@@ -43,8 +43,8 @@ def test_real_states_draw_small_and_identical_for_owner_and_spectator(kind: str,
 
 def test_quarter_close_up_highlights_the_legal_cells() -> None:
     view = load_fixture("rio_place_3p")
-    plain = rio.render_quarter(view, 6, ())
-    marked = rio.render_quarter(view, 6, ("5.7",))
+    plain = rio.render_quarter(view, 6, (), words=EN)
+    marked = rio.render_quarter(view, 6, ("5.7",), words=EN)
     assert plain.size == marked.size and plain.tobytes() != marked.tobytes()
     x, y = 20 + 1 * 110 + 55, 50 + 2 * 110 + 8  # inside cell 5.7, away from its content
     assert marked.getpixel((x, y)) == rio.RIO_THEME.highlight
@@ -53,8 +53,8 @@ def test_quarter_close_up_highlights_the_legal_cells() -> None:
 
 def test_scale_and_locale() -> None:
     view = load_fixture("rio_over_5p")
-    half = rio.render(view, names=RIO_NAMES, scale=0.5)
+    half = rio.render(view, names=RIO_NAMES, words=EN, scale=0.5)
     assert half.size == (rio.WIDTH // 2, rio.HEIGHT // 2)
-    en = rio.render(view, names=RIO_NAMES, locale="en")
-    fr = rio.render(view, names=RIO_NAMES, locale="fr")
+    en = rio.render(view, names=RIO_NAMES, words=EN)
+    fr = rio.render(view, names=RIO_NAMES, words=FR)
     assert isinstance(fr, Image.Image) and en.tobytes() != fr.tobytes()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bot.i18n import translator
 from engines.base import Action
 from engines.tuscany.engine import ENGINE
 from engines.tuscany.state import State
@@ -21,6 +22,8 @@ from renderers.tuscany_region import region_centres
 from tests.renderers import tuscany_states
 from tests.renderers.helper import assert_image_similar, load_fixture, load_golden
 from tests.renderers.regenerate import GOLDENS, NAMES, render_golden
+
+EN, FR = translator("en"), translator("fr")
 
 TUSCANY = [g for g in GOLDENS if g.name.startswith("tuscany_")]
 MAX_PNG_BYTES = 1_500_000
@@ -68,10 +71,10 @@ def test_no_card_of_a_hand_is_drawn(fixture: str, seat: int) -> None:
     view = load_fixture(fixture)
     assert "hand" in view["players"][seat]  # an owner's view: the test can fail
     def board(v: dict[str, Any]) -> Image.Image:
-        return tuscany.render(v, names=NAMES)
+        return tuscany.render(v, names=NAMES, words=EN)
 
     def region(v: dict[str, Any]) -> Image.Image:
-        return tuscany.render_region(v, seat, names=NAMES, labels=True)
+        return tuscany.render_region(v, seat, names=NAMES, labels=True, words=EN)
 
     for draw in (board, region):
         image = draw(view)
@@ -82,9 +85,9 @@ def test_no_card_of_a_hand_is_drawn(fixture: str, seat: int) -> None:
 def test_owner_and_spectator_boards_are_identical_on_a_live_game() -> None:
     state = tuscany_states.play_until(3, 2, tuscany_states.choosing_space)
     assert state is not None
-    spectator = tuscany.render(ENGINE.view(state, None), names=NAMES)
+    spectator = tuscany.render(ENGINE.view(state, None), names=NAMES, words=EN)
     for seat in range(3):
-        assert same(tuscany.render(ENGINE.view(state, seat), names=NAMES), spectator)
+        assert same(tuscany.render(ENGINE.view(state, seat), names=NAMES, words=EN), spectator)
 
 
 def test_a_changed_count_changes_the_board() -> None:
@@ -92,14 +95,15 @@ def test_a_changed_count_changes_the_board() -> None:
     view = load_fixture("tuscany_rich_2p")
     changed = copy.deepcopy(view)
     changed["players"][1]["hand_count"] += 1
-    assert not same(tuscany.render(view, names=NAMES), tuscany.render(changed, names=NAMES))
+    assert not same(tuscany.render(view, names=NAMES, words=EN),
+                    tuscany.render(changed, names=NAMES, words=EN))
 
 
 def test_labels_mark_every_empty_space_and_no_tile() -> None:
     view = load_fixture("tuscany_space_4p")
     seat = 1
-    plain = tuscany.render_region(view, seat, names=NAMES)
-    labelled = tuscany.render_region(view, seat, names=NAMES, labels=True)
+    plain = tuscany.render_region(view, seat, names=NAMES, words=EN)
+    labelled = tuscany.render_region(view, seat, names=NAMES, labels=True, words=EN)
     centres = region_centres(view["players"][seat])
     spaces = view["players"][seat]["spaces"]
     assert any(s["tile"] for s in spaces) and any(not s["tile"] for s in spaces)
@@ -115,13 +119,13 @@ def test_region_shows_its_arrangement() -> None:
     state = tuscany_states.play_until(2, 1, tuscany_states.arranging_half)
     assert state is not None
     seat = next(i for i, p in enumerate(state.players) if not p.confirmed)
-    before = tuscany.render_region(ENGINE.view(state, seat), seat, names=NAMES)
+    before = tuscany.render_region(ENGINE.view(state, seat), seat, names=NAMES, words=EN)
     turns = state.players[seat].turns
     flipped = ("1" if turns[0] == "0" else "0") + turns[1:]
     action = Action.parse(
         f"arrange {state.players[seat].order} {flipped} {state.players[seat].shifts}")
     after_state = ENGINE.apply(state, seat, action).state
-    after = tuscany.render_region(ENGINE.view(after_state, seat), seat, names=NAMES)
+    after = tuscany.render_region(ENGINE.view(after_state, seat), seat, names=NAMES, words=EN)
     assert not same(before, after)
 
 
@@ -133,9 +137,9 @@ def test_every_phase_draws(players: int) -> None:
         assert state is not None, stop
         view = ENGINE.view(state, None)
         for locale in ("en", "fr"):
-            image = tuscany.render(view, names=NAMES[:players], locale=locale)
+            image = tuscany.render(view, names=NAMES[:players], words=translator(locale))
             assert image.size == (1600, 1000) and image.mode == "RGB"
-        region = tuscany.render_region(view, 0, names=[], labels=True)
+        region = tuscany.render_region(view, 0, names=[], labels=True, words=EN)
         assert region.width > region.height  # landscape, like the board
         seen.add(view["phase"])
     assert seen == {"arrange", "castle", "improve", "play", "over"}
@@ -143,10 +147,10 @@ def test_every_phase_draws(players: int) -> None:
 
 def test_scale_and_png_size() -> None:
     view = load_fixture("tuscany_space_4p")
-    assert tuscany.render(view, names=NAMES, scale=0.5).size == (800, 500)
-    data = encode_png(tuscany.render(view, names=NAMES))
+    assert tuscany.render(view, names=NAMES, scale=0.5, words=EN).size == (800, 500)
+    data = encode_png(tuscany.render(view, names=NAMES, words=EN))
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < MAX_PNG_BYTES
-    region = encode_png(tuscany.render_region(view, 1, names=NAMES, labels=True))
+    region = encode_png(tuscany.render_region(view, 1, names=NAMES, labels=True, words=EN))
     assert len(region) < MAX_PNG_BYTES
 
 
@@ -154,10 +158,10 @@ def test_render_and_encode_are_fast_enough() -> None:
     """The budget is 60 ms at the median on the bot's machine; a shared test runner gets
     three times that."""
     view = load_fixture("tuscany_space_4p")
-    tuscany.render(view, names=NAMES)  # fonts loaded
+    tuscany.render(view, names=NAMES, words=EN)  # fonts loaded
     times = []
     for _ in range(7):
         start = time.perf_counter()
-        encode_png(tuscany.render(view, names=NAMES))
+        encode_png(tuscany.render(view, names=NAMES, words=EN))
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.18

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.base import Event, Outcome
+from engines.base import Event, Message, Outcome
 from engines.havana import ENGINE
 from engines.havana.data import TOTAL_WORKERS
 
@@ -74,7 +74,7 @@ def test_conservation_offers_the_four_row_ends() -> None:
                            "remove 1:right", "pass"]
     s, outs = do(s, 0, "remove 1:right")
     assert 35 not in s.rows[1] and 35 not in s.pile
-    assert _events(outs, "havana.ev.removed")[0].params["building"] == "@havana.building.35"
+    assert _events(outs, "havana.ev.removed")[0].params["building"] == Message("havana.building.35")
 
 
 def test_conservation_refills_a_row_down_to_two() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from engines.base import Ctx
 from engines.havana import ENGINE
 from engines.havana.data import BUILDINGS, CARD_IDS, TOTAL_WORKERS
 from engines.havana.rules import _fix_row_ends, order_key
 from engines.havana.state import Player
-from engines.rng import Rng
 
 from .helpers import actions_state, do, give, legal, set_rows, to_centre
 
@@ -32,7 +32,9 @@ def test_setup_row_end_swap_brings_a_1_to_3_vp_building_from_the_pile() -> None:
     rows = [[20, 1, 2, 3, 4, 21], [22, 5, 6, 7, 8, 23]]  # ends all worth 4
     pile = [b for b in range(1, 37) if b not in rows[0] + rows[1]]
     before = sorted(rows[0] + rows[1] + pile)
-    _fix_row_ends(rows, pile, Rng(3))
+    s = ENGINE.new_game(2, 3)
+    s.rows, s.pile = rows, pile
+    _fix_row_ends(Ctx(s))
     ends = [rows[r][i] for r in (0, 1) for i in (0, -1)]
     assert sum(BUILDINGS[b].vp <= 3 for b in ends) == 1
     assert len(set(ends) & {20, 21, 22, 23}) == 3  # exactly one end was exchanged

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.base import MAX_TOKEN, Action, GameError
+from engines.base import MAX_TOKEN, Action, GameError, Message
 from engines.rio import ENGINE
 from engines.rio.data import BOARD
 from engines.rio.state import State, workers_out
@@ -21,6 +21,13 @@ from .playout import pick, playout
 ROOT = Path(__file__).resolve().parents[3]
 LOCALES = {loc: json.loads((ROOT / f"bot/locales/{loc}/rio.json").read_text("utf-8"))
            for loc in ("en", "fr")}
+
+
+def _fields(entry: str | dict[str, str]) -> set[str]:
+    """The parameters a catalogue entry (a template or a plural object) needs."""
+    texts = [entry] if isinstance(entry, str) else [v for k, v in entry.items() if k != "count"]
+    found = {f for text in texts for _, f, _, _ in string.Formatter().parse(text) if f}
+    return found | ({entry.get("count", "count")} if isinstance(entry, dict) else set())
 
 
 def check_invariants(s: State) -> None:
@@ -96,8 +103,7 @@ def test_contract_along_a_checked_game(n: int) -> None:
             assert e.key in LOCALES["en"] or e.key == "turn_end", e.key
             if e.key != "turn_end":
                 for loc in ("en", "fr"):
-                    fields = {f for _, f, _, _ in string.Formatter().parse(LOCALES[loc][e.key])
-                              if f}
+                    fields = _fields(LOCALES[loc][e.key])
                     assert fields <= set(e.params), (e.key, fields, e.params)
     replay = ENGINE.new_game(n, 77)
     for seat, action in log:
@@ -248,12 +254,11 @@ def test_every_label_fills_its_template() -> None:
                         if m is None:
                             continue
                         for loc in ("en", "fr"):
-                            template = LOCALES[loc][m.key]
-                            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+                            fields = _fields(LOCALES[loc][m.key])
                             assert fields <= set(m.params), (m.key, fields, m.params)
                             for v in m.params.values():
-                                if isinstance(v, str) and v.startswith("@"):
-                                    assert v[1:] in LOCALES[loc], v
+                                if isinstance(v, Message):
+                                    assert v.key in LOCALES[loc], v
             seat = min(ENGINE.active_players(s))
             s = ENGINE.apply_unchecked(s, seat, pick(rng, s, seat))
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from engines.ai import random_action
 from engines.base import Message
 from engines.tuscany import ENGINE as E
 
@@ -22,8 +23,8 @@ def _keys_in(key: str, params: Any) -> set[str]:
     keys = {key}
     values = params.values() if isinstance(params, dict) else params
     for v in values:
-        if isinstance(v, str) and v.startswith("@"):
-            keys.add(v[1:])
+        if isinstance(v, Message):
+            keys |= _keys_in(v.key, dict(v.params))
         elif isinstance(v, (list, dict)):
             keys |= _keys_in(key, v)
     return keys
@@ -48,7 +49,9 @@ def test_every_emitted_key_is_translated() -> None:
             seat = rng.choice(sorted(E.active_players(s)))
             for c in E.choices(s, seat):
                 used |= _message_keys(c.label) | _message_keys(c.description)
-            out = E.apply(s, seat, rng.choice(E.legal_actions(s, seat)))
+                for m in getattr(c, "option_labels", ()):
+                    used |= _message_keys(m)
+            out = E.apply(s, seat, random_action(E, s, seat, rng))
             for e in out.events:
                 used |= _keys_in(e.key, dict(e.params))
             s = out.state

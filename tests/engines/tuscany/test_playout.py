@@ -1,23 +1,19 @@
-"""Random playouts with AI seats (OpenSpiel ``random_sim_test`` style invariants).
+"""Tuscany-specific invariants over random playouts with AI seats.
 
-The default suite plays 1,002 seeded games over 2, 3 and 4 players; every game gets the cheap
-checks (ends after 3 scorings, conservation of cards and tiles, tiles on matching adjacent
-spaces, menus of at most 25 entries); one game in twenty also gets the expensive ones at
-every other step (JSON round trip, spectator view without hidden information, every legal action
-applies) and an exact replay from the seed.
+The contract checks (round trip, replay, the offer, views, hostile input, playouts ending)
+are in tests/engines/test_conformance.py, for every game. Here, over 150 seeded games: the
+game ends after exactly 3 scorings, cards and tiles are conserved, every tile lies on a
+matching space connected to the region, and drawn cards are told only to the drawer.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import time
-from typing import Any
 
 import pytest
 
 from engines.ai import random_action
-from engines.base import Action, Event
+from engines.base import Event
 from engines.tuscany import ENGINE as E
 from engines.tuscany.data import JOKER, TILES
 from engines.tuscany.rules import geo
@@ -26,35 +22,12 @@ from engines.tuscany.state import State, validate
 MAX_STEPS = 20_000
 
 
-def _walk(obj: Any) -> list[str]:
-    """Every dict key in a view."""
-    if isinstance(obj, dict):
-        return [k for k in obj] + [x for v in obj.values() for x in _walk(v)]
-    if isinstance(obj, list):
-        return [x for v in obj for x in _walk(v)]
-    return []
-
-
-def _deep_checks(s: State, events: tuple[Event, ...]) -> None:
-    data = json.loads(json.dumps(E.to_dict(s)))
-    assert E.from_dict(data) == s
-    spectator = E.view(s, None)
-    keys = _walk(spectator)
-    assert "hand" not in keys and "deck_order" not in keys
-    json.dumps(spectator)
-    for seat in range(s.num_players):
-        v = E.view(s, seat)
-        assert all(("hand" in p) == (p["seat"] == seat) for p in v["players"])
+def _check_events(events: tuple[Event, ...]) -> None:
     for e in events:
         if e.key == "tuscany.ev.draw_private":
             assert e.to is not None
         if e.to is None:
             assert "cards" not in e.params
-
-
-def _all_legal_apply(s: State, seat: int, legal: list[Action]) -> None:
-    for a in legal:
-        E.apply(s, seat, a)
 
 
 def _final_checks(s: State, round_ends: int) -> None:
@@ -79,59 +52,30 @@ def _final_checks(s: State, round_ends: int) -> None:
     assert sorted(x for place in result.ranking for x in place) == list(range(s.num_players))
 
 
-def play(seed: int, deep: bool) -> tuple[State, list[tuple[int, str]]]:
+def play(seed: int) -> State:
     n = 2 + seed % 3
     s = E.new_game(n, seed)
     rng = random.Random(seed)
-    log: list[tuple[int, str]] = []
     round_ends = 0
-    for step in range(MAX_STEPS):
+    for _ in range(MAX_STEPS):
         if E.is_over(s):
             break
         seat = rng.choice(sorted(E.active_players(s)))
-        legal = E.legal_actions(s, seat)
-        assert 1 <= len(legal) <= 25, (seed, step, s.stack[-1:] if s.stack else s.phase)
-        action = random_action(E, s, seat, rng)
-        if deep and step % 9 == 0:
-            _all_legal_apply(s, seat, legal)
-        out = E.apply(s, seat, action)
-        log.append((seat, str(action)))
+        out = E.apply(s, seat, random_action(E, s, seat, rng))
         round_ends += sum(1 for e in out.events if e.key == "tuscany.ev.round_end")
-        if deep and step % 2 == 0:
-            _deep_checks(out.state, out.events)
+        _check_events(out.events)
         s = out.state
     _final_checks(s, round_ends)
-    return s, log
-
-
-def replay(seed: int, log: list[tuple[int, str]]) -> State:
-    s = E.new_game(2 + seed % 3, seed)
-    for seat, text in log:
-        s = E.apply(s, seat, Action.parse(text)).state
     return s
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts(players: int) -> None:
-    seeds = [seed for seed in range(1002) if 2 + seed % 3 == players]
-    for seed in seeds:
-        deep = seed % 20 == 0
-        s, log = play(seed, deep)
-        if deep:
-            assert E.to_dict(replay(seed, log)) == E.to_dict(s)
-
-
-def test_speed_of_a_random_game() -> None:
-    """Measure (and report) the cost of one whole random game through the public API."""
-    start = time.perf_counter()
-    games = 30
-    for seed in range(games):
-        play(10_000 + seed, deep=False)
-    per_game = (time.perf_counter() - start) / games
-    assert per_game < 0.5, f"{per_game * 1000:.0f} ms per game"
+    for seed in (seed for seed in range(150) if 2 + seed % 3 == players):
+        play(seed)
 
 
 @pytest.mark.slow
 def test_soak_random_playouts() -> None:
     for seed in range(20_000, 25_000):
-        play(seed, deep=seed % 7 == 0)
+        play(seed)

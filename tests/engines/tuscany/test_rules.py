@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
-from engines.base import TURN_END, Action, GameOver, IllegalAction, InvalidAction, NotYourTurn
+from engines.base import (
+    TURN_END,
+    Action,
+    GameError,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    InvalidState,
+    NotYourTurn,
+)
 from engines.tuscany import ENGINE as E
 from engines.tuscany.board import LABEL_INDEX
 from engines.tuscany.data import CODES, JOKER, TILES, start_castle
 from engines.tuscany.state import State, validate
+from tests.engines.test_conformance import check_point
 
 from .helpers import display, do, grab, hand, my_turn, put, ready, run
 
@@ -33,15 +46,18 @@ def test_setup_deals_5_cards_8_neutral_tiles_and_3_piles_of_7() -> None:
     validate(s)
 
 
-def test_arrangement_is_simultaneous_and_any_valid_arrangement_is_accepted() -> None:
+def test_arrangement_is_simultaneous_and_made_one_offered_change_at_a_time() -> None:
     s = E.new_game(3, 5)
     assert E.active_players(s) == {0, 1, 2}
     assert len(legal(s, 1)) <= 25
-    s = do(s, 1, "arrange cba 101 011").state
+    s.players[1].order, s.players[1].turns, s.players[1].shifts = "abc", "000", "000"
+    for step in ("arrange cba 000 000", "arrange cba 100 000", "arrange cba 101 000",
+                 "arrange cba 101 011"):
+        s = do(s, 1, step).state
     assert (s.players[1].order, s.players[1].turns, s.players[1].shifts) == ("cba", "101", "011")
     assert E.view(s, None)["players"][1]["arrangement"]["order"] == "cba"
-    s = do(s, 1, "arrange cba 101 111").state  # all shifted = none shifted
-    assert s.players[1].shifts == "000"
+    with pytest.raises(IllegalAction):  # two changes at once: not offered, so refused
+        do(s, 1, "arrange abc 000 011")
     with pytest.raises(InvalidAction):
         do(s, 1, "arrange cba 101 211")
     out = do(s, 1, "confirm")
@@ -54,6 +70,21 @@ def test_arrangement_is_simultaneous_and_any_valid_arrangement_is_accepted() -> 
     out = do(s, 2, "confirm")
     assert TURN_END in [e.key for e in out.events]
     assert out.state.phase == "castle" and E.active_players(out.state) == {0, 1, 2}
+
+
+def test_every_arrangement_is_reachable_through_offered_changes() -> None:
+    # Rulebook "Mise en place": the modules go in any order, turned or not, shifted by one
+    # hex at most; all 6 x 8 x 7 arrangements can be reached from the dealt one.
+    s = E.new_game(2, 1)
+    start = (s.players[0].order, s.players[0].turns, s.players[0].shifts)
+    seen, todo = {start}, [start]
+    while todo:
+        s.players[0].order, s.players[0].turns, s.players[0].shifts = todo.pop()
+        for a in E.legal_actions(s, 0):
+            if a.kind == "arrange" and (key := tuple(a.args)) not in seen:
+                seen.add(key)
+                todo.append(key)
+    assert len(seen) == 6 * 8 * 7
 
 
 def test_start_castle_on_a_dark_green_space_then_improvements_in_turn_order() -> None:
@@ -221,18 +252,24 @@ def test_payment_choices_and_cannot_pay() -> None:
     assert s.players[0].hand[CODES.index("m")] == 0 and s.players[0].workers == 2
 
 
-def test_many_payment_options_are_split_in_two_steps() -> None:
+def test_many_payment_options_are_one_choice_of_two_units() -> None:
     s = ready()
     p = s.players[0]
     p.storage[0] = grab(s, "F")
     p.workers = 2
     hand(s, 0, f=2, c=4, r=4, i=4, q=4, v=4, m=4, t=4)
     s, _ = run(s, 0, "place", "tile 0", "space b1")
-    first = legal(s)
-    assert len(first) == 9 and all(len(a.split()) == 2 for a in first)
-    s, _ = run(s, 0, "pay 2c")
-    assert len(legal(s)) <= 25
-    s, _ = run(s, 0, "pay 2r")
+    assert legal(s) == []  # 45 pairs: one multi-select instead of a list
+    (sub,) = E.subsets(s, 0)
+    assert (sub.kind, sub.min_values, sub.max_values) == ("pay", 2, 2)
+    assert sub.options == ("f", "f", "worker", "worker", "2c", "2c", "2r", "2r", "2i", "2i",
+                           "2q", "2q", "2v", "2v", "2m", "2m", "2t", "2t")
+    with pytest.raises(IllegalAction):  # one unit is not a payment
+        do(s, 0, "pay 2c")
+    with pytest.raises(InvalidAction):  # nor are three
+        do(s, 0, "pay f 2c 2r")
+    check_point(E, s, 0, random.Random(1))  # the conformance checks of a subset decision
+    s, _ = run(s, 0, str(sub.action(["2r", "2c"])))
     assert s.players[0].hand[0] == 2 and s.players[0].hand[1] == 2
 
 
@@ -495,3 +532,38 @@ def test_unknown_and_malformed_actions_are_invalid() -> None:
             E.apply(s, 0, Action.parse(text))
     with pytest.raises(NotYourTurn):
         do(s, 1, "draw")
+
+
+# --- hostile input found by fuzzing (issue: engines raised raw Python errors) -----------
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["players"][0]["hand"].__setitem__(0, "c"),  # a string where a card count is
+    lambda d: d["players"][0]["modules"].append("A2"),  # an extra module
+    lambda d: d["stack"].clear(),  # the play phase with nothing awaited
+    lambda d: d["stack"].__setitem__(0, {**d["stack"][0], "kind": "pay"}),  # a pay of nothing
+    lambda d: d["players"][0]["board"].__setitem__(3, "x"),
+    lambda d: d["display"].__setitem__(0, 10**30),
+    lambda d: d.__setitem__("current", True),
+    lambda d: d.__setitem__("marble_used", "yes"),
+])
+def test_from_dict_refuses_states_it_could_not_play(change: Any) -> None:
+    data = E.to_dict(ready())
+    change(data)
+    with pytest.raises(InvalidState):
+        E.from_dict(data)
+
+
+def test_hostile_actions_and_seats_are_typed_refusals() -> None:
+    s = ready()
+    before = E.to_dict(s)
+    for seat in (True, "0", 1.0, -1, 10**30, None):
+        with pytest.raises(NotYourTurn):
+            E.apply(s, seat, Action("draw"))  # type: ignore[arg-type]
+    with pytest.raises(InvalidAction):
+        Action.parse("pick " + "9" * 5000)
+    with pytest.raises(InvalidAction):
+        Action.parse("pick ١")
+    for text in ("pick " + "9" * 40, "arrange abc 000", "pay worker worker worker"):
+        with pytest.raises(GameError):
+            E.apply(s, 0, Action.parse(text))
+    assert E.to_dict(s) == before
