@@ -20,6 +20,8 @@ from engines.base import (
     Result,
     Spec,
     Subset,
+    check_options,
+    check_seed,
 )
 from engines.rng import Rng
 
@@ -38,9 +40,15 @@ SPEC = Spec(
 )
 
 
+def seated(s: State, seat: object) -> bool:
+    """A seat number of this table (not a bool, a float or a string)."""
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < s.num_players
+
+
 def legal(s: State, seat: int) -> list[Action]:
-    """Every offered atomic action of ``seat``: the game's, or the trade menu's."""
-    if not 0 <= seat < s.num_players or s.phase == "over":
+    """Every offered atomic action of an awaited ``seat``: the game's, or the trade
+    menu's. A seat that is not awaited is offered nothing (trades wait for his turn)."""
+    if not seated(s, seat) or s.phase == "over" or seat not in active(s):
         return []
     tr = trades.legal(s, seat)
     if s.players[seat].trade_sub:
@@ -48,8 +56,6 @@ def legal(s: State, seat: int) -> list[Action]:
         return tr + ([default] if default is not None else [])
     c = s.combat
     extra = [Action("unhold")] if c is not None and seat in c.hold else []
-    if seat not in active(s):
-        return extra + tr
     return game_legal(s, seat) + extra + tr
 
 
@@ -75,15 +81,15 @@ def active(s: State) -> frozenset[int]:
 
 def subsets(s: State, seat: int) -> list[Subset]:
     c = s.combat
-    if (s.phase == "combat" and c is not None and c.step == "keep" and seat in c.keep_pending
-            and not s.players[seat].trade_sub):
+    if (seated(s, seat) and s.phase == "combat" and c is not None and c.step == "keep"
+            and seat in c.keep_pending and not s.players[seat].trade_sub):
         return [Subset("keep", tuple(combat.keep_subset_cells(s, seat)), 0, -1)]
     return []
 
 
 def skip(s: State, seat: int) -> Action | None:
     """The deadline default of every decision (reference Part 3)."""
-    if s.phase == "over" or seat not in active(s):
+    if not seated(s, seat) or s.phase == "over" or seat not in active(s):
         return None
     if s.phase == "place":
         return Action("done")
@@ -147,13 +153,12 @@ class RioEngine:
     def new_game(self, num_players: int, seed: int,
                  options: Mapping[str, Any] | None = None) -> State:
         n = SPEC.check_players(num_players)
-        opts = {name: allowed[0] for name, allowed in OPTIONS.items()}
-        for name, value in (options or {}).items():
-            if name not in OPTIONS or value not in OPTIONS[name] or (
-                    isinstance(value, bool) != isinstance(OPTIONS[name][0], bool)):
+        seed = check_seed(seed)
+        opts = check_options(SPEC, options)
+        for name, value in opts.items():  # 1 is not True, 0 is not False
+            if isinstance(value, bool) != isinstance(OPTIONS[name][0], bool):
                 raise InvalidState(f"Bad option {name}={value!r}", key="rio.error.option",
                                    option=str(name))
-            opts[name] = value
         ctx = Ctx(rules.new_state(n, seed, opts))
         rules.start_round(ctx)
         return ctx.s
@@ -176,7 +181,7 @@ class RioEngine:
     def apply(self, s: State, seat: int, action: Action) -> Outcome[State]:
         if s.phase == "over":
             raise GameOver("The game is over", key="error.game_over")
-        if not isinstance(seat, int) or not 0 <= seat < s.num_players:
+        if not seated(s, seat):
             raise NotYourTurn(f"Seat {seat} is not at this table", key="error.not_your_turn")
         offered = action in legal(s, seat) or any(x.accepts(action) for x in subsets(s, seat))
         if not offered:

@@ -63,7 +63,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                         "fought": g.fought} for g in c.groups],
             "pending": dict(c.pending), "keep_pending": list(c.keep_pending),
             "hold": list(c.hold), "roll": list(c.roll), "selected": c.sel}
-    if seat is not None and 0 <= seat < s.num_players:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < s.num_players:
         mine = seat in _active(s)
         out["menu"] = s.sub if mine and s.phase != "combat" else (
             s.combat.sub if mine and s.combat is not None else "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import Action, IllegalAction
+from engines.base import Action, IllegalAction, NotYourTurn
 from engines.rio import ENGINE, city, combat, rules
 from engines.rio.data import BOARD
 from engines.rio.state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE
@@ -477,35 +477,39 @@ def test_tie_breaks() -> None:
 
 
 # --- trades -----------------------------------------------------------------------------------
-def test_trade_offer_accepted_out_of_turn() -> None:
+def test_trade_offer_accepted_in_the_recipients_turn() -> None:
     s = game(3)
-    w1, w2 = s.players[A1].wood, s.players[A2].wood
-    s = do(s, A1, "trade", "tnew", "tgive wood", "tamount 2", "twant silver", "tamount 1",
-           "tto 2", "tsend")
+    w0, w1 = s.players[A0].wood, s.players[A1].wood
+    s = do(s, A0, "trade", "tnew", "tgive wood", "tamount 2", "twant silver", "tamount 1",
+           "tto 1", "tsend")
     assert ENGINE.active_players(s) == {A0} and len(s.trades) == 1
-    s = do(s, A2, "trade", "taccept 1")
-    assert (s.players[A1].wood, s.players[A1].silver) == (w1 - 2, 3)
-    assert (s.players[A2].wood, s.players[A2].silver) == (w2 + 2, 1) and not s.trades
+    assert ENGINE.legal_actions(s, A1) == []  # not awaited: nothing offered, not even trades
+    with pytest.raises(NotYourTurn):
+        ENGINE.apply(s, A1, Action.parse("trade"))
+    s = do(s, A0, "done")
+    s = do(s, A1, "trade", "taccept 1")
+    assert (s.players[A0].wood, s.players[A0].silver) == (w0 - 2, 3)
+    assert (s.players[A1].wood, s.players[A1].silver) == (w1 + 2, 1) and not s.trades
 
 
 def test_trade_declined_withdrawn_and_expired() -> None:
     s = game(3)
-    s = do(s, A1, "trade", "tnew", "twant stone", "tamount 1", "tsend")
-    s = do(s, A2, "trade", "tdecline 1")
-    assert Action("taccept", ("1",)) not in ENGINE.legal_actions(s, A2)
-    s = do(s, A1, "twithdraw 1")
+    s = do(s, A0, "trade", "tnew", "twant stone", "tamount 1", "tsend", "twithdraw 1")
     assert not s.trades
-    s = do(s, A1, "tnew", "twant stone", "tamount 1", "tsend", "trade")
-    for seat in (A0, A1, A2):
-        s = do(s, seat, "done")
+    s = do(s, A0, "tnew", "twant stone", "tamount 1", "tsend", "trade", "done")
+    s = do(s, A1, "trade", "tdecline 2")
+    assert Action("taccept", ("2",)) not in ENGINE.legal_actions(s, A1)
+    s = do(s, A1, "done")
+    assert len(s.trades) == 1
+    s = do(s, A2, "done")
     assert not s.trades  # expired with phase A
 
 
 def test_trade_needs_the_goods() -> None:
     s = game(3)
-    s = do(s, A1, "trade", "tnew", "twant silver", "tamount 9", "tsend")
-    s = do(s, A2, "trade")
-    assert Action("taccept", ("1",)) not in ENGINE.legal_actions(s, A2)
+    s = do(s, A0, "trade", "tnew", "twant silver", "tamount 9", "tsend", "trade", "done")
+    s = do(s, A1, "trade")
+    assert Action("taccept", ("1",)) not in ENGINE.legal_actions(s, A1)
 
 
 # --- options -----------------------------------------------------------------------------------
@@ -552,6 +556,7 @@ def test_trusted_merge_is_accepted_at_once() -> None:
     group(s, cell(3, 3), [A0])
     group(s, cell(4, 3), [A1])
     group(s, cell(14, 8), [-1])
+    s.combat.turn = 2  # settings are changed in one's own turn
     s = do(s, A1, "trade", "trust 0", "trade")
     s.combat.turn = 1
     s = do(s, A0, "group 3.3", "merge e me")
