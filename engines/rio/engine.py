@@ -11,6 +11,7 @@ from engines.base import (
     Ctx,
     Event,
     GameOver,
+    InvalidAction,
     InvalidState,
     Message,
     MultiChoice,
@@ -181,6 +182,9 @@ class RioEngine:
     def apply(self, s: State, seat: int, action: Action) -> Outcome[State]:
         if s.phase == "over":
             raise GameOver("The game is over", key="error.game_over")
+        if not isinstance(action, Action):
+            raise InvalidAction("Not an action", key="error.invalid_action",
+                                detail=str(action)[:40])
         if not seated(s, seat):
             raise NotYourTurn(f"Seat {seat} is not at this table", key="error.not_your_turn")
         offered = action in legal(s, seat) or any(x.accepts(action) for x in subsets(s, seat))

@@ -60,7 +60,8 @@ def legal(s: State, seat: int) -> list[A]:
                 for x in range(s.num_players) if x != seat]
         return out + [A("trade")]
     if head in ("give", "want"):
-        return [A("tamount", (str(k),)) for k in range(1, 25)] + [A("tcancel")]
+        # 1–23, cancel and the deadline default: 25 options, one select
+        return [A("tamount", (str(k),)) for k in range(1, 24)] + [A("tcancel")]
     draft = _draft(s, seat)
     p = s.players[seat]
     give = [g for g in GOODS if getattr(p, g) > 0] + [

@@ -183,6 +183,8 @@ def check_point(e: Engine[Any], s: Any, seat: int, rng: random.Random) -> None:
         if other not in e.active_players(s):
             assert isinstance(refused(e, s, other, some), NotYourTurn | GameOver)
     for odd in ODD_SEATS:
+        if type(odd) is int and 0 <= odd < e.spec.max_players:
+            continue  # a real seat of a larger table (Río seats 5: seat 4 exists)
         refused(e, s, odd, some)
         assert e.legal_actions(s, odd) == [] and e.choices(s, odd) == []
         assert e.skip_action(s, odd) is None
