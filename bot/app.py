@@ -9,22 +9,21 @@ pending when the previous process stopped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
+from discord.voice_client import VoiceClient
 
-from bot import messages, play
+from bot import error_handler, messages, play
 from bot.absence import Absence
 from bot.deadline_output import DiscordDeadlineOutput
 from bot.deadlines import DeadlineKeeper
 from bot.i18n import t
 from bot.models import GameInfo, Seat
+from bot.outbox import Deliverer
 from bot.presenter import Presenter
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
@@ -43,6 +42,10 @@ CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby firs
 
 class LudoBot(commands.Bot):
     def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
+        # The bot has no voice: discord.py's start-up warnings about the missing voice
+        # libraries (PyNaCl, davey) would only alarm whoever reads the log.
+        VoiceClient.warn_nacl = False
+        VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -58,6 +61,7 @@ class LudoBot(commands.Bot):
         self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
                                         clock=service.clock)
         self.absence = Absence(service, clock=service.clock)
+        self.outbox = Deliverer(self)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # asked again while its runner was busy
         self._closing = False
@@ -65,7 +69,7 @@ class LudoBot(commands.Bot):
     # ------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.on_error = error_handler.on_app_command_error  # type: ignore[assignment]
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in CORE_EXTENSIONS:
             await self.load_extension(ext)
@@ -87,6 +91,7 @@ class LudoBot(commands.Bot):
         self.deadlines.start()
         for game_id in await self.service.games_awaiting_ai():
             self.schedule_ai(game_id)
+        self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
                  len(DYNAMIC_ITEMS))
 
@@ -97,6 +102,7 @@ class LudoBot(commands.Bot):
         for task in list(self._ai_tasks.values()):
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+        await self.outbox.close()  # a row it was sending stays pending for the next start
         await super().close()
         await self.repo.close()
 
@@ -146,17 +152,6 @@ class LudoBot(commands.Bot):
                                           ping=[seat.user_id] if seat.user_id else [])
         return sent is not None
 
-    async def on_app_command_error(self, interaction: discord.Interaction[Any],
-                                   error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(error, app_commands.CheckFailure):
-            await play.reply(interaction, t("ui.not_allowed", play.user_locale(interaction)))
-            return
-        log.error("command %s failed", interaction.command and interaction.command.name,
-                  exc_info=original)
-        with contextlib.suppress(discord.HTTPException):
-            await play.reply(interaction, t("ui.internal_error", play.user_locale(interaction)))
-
 
 async def build_bot(settings: Settings, *,
                     clock: Callable[[], float] = time.time) -> LudoBot:
@@ -167,7 +162,8 @@ async def build_bot(settings: Settings, *,
     try:
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
-                              default_reminder_hours=settings.reminder_hours)
+                              default_reminder_hours=settings.reminder_hours,
+                              render_turns=False)  # the outbox deliverer draws them
         return LudoBot(settings, service, repo)
     except BaseException:
         await repo.close()  # an open connection would keep the process alive

@@ -5,7 +5,9 @@
 * service: one full move (load, check, apply, durable save, turn batch, board image) on a
   real SQLite file, p50/p99 ms;
 * memory: resident set size of a fresh process holding 1,000 stored games (measured in a
-  child process so the other phases do not inflate it).
+  child process so the other phases do not inflate it);
+* long games (:mod:`bot.bench_history`): panel, stale click, undo and replay frame at log
+  lengths 10, 1,000 and 5,000, and the import of the largest accepted file.
 
 ``--tiny`` runs every phase in a few seconds (used by the test suite).
 """
@@ -31,6 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot import bench_history
 from bot.render import render_board, render_sync
 from bot.service import GameService
 from bot.storage import SqliteRepository
@@ -374,11 +377,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(json.dumps(figures) + "\n")
         return 0
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for noisy in ("bot.service", "bot.storage.sqlite"):
+    for noisy in ("bot.service", "bot.storage.sqlite", "bot.undo", "bot.history"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     games, memory = asyncio.run(run(TINY if args.tiny else FULL))
+    lengths, imported, key = asyncio.run(bench_history.run(tiny=args.tiny))
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report(games, memory, tiny=args.tiny), encoding="utf-8")
+    args.output.write_text(report(games, memory, tiny=args.tiny)
+                           + bench_history.section(lengths, imported, key), encoding="utf-8")
     log.info("wrote %s", args.output)
     return 0
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from bot.i18n import t
 
+MAX_ID = 2 ** 63 - 1  # SQLite's INTEGER: a larger id can name nothing (and would overflow)
+
 
 class ServiceError(Exception):
     key = "service.error"
@@ -81,3 +83,16 @@ class StaleVersion(ServiceError):
 
 class Forbidden(ServiceError):
     key = "service.forbidden"
+
+
+class BadId(ServiceError):
+    """A number from a component or command that cannot be an id (negative, beyond 64 bits)."""
+
+    key = "service.bad_id"
+
+
+def check_id(value: int) -> int:
+    """``value`` if it can be a stored id, else :class:`BadId` (checked at every edge)."""
+    if not 0 <= value <= MAX_ID:
+        raise BadId()
+    return value

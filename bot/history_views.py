@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import messages, play
-from bot.errors import ServiceError
+from bot.error_handler import handled
+from bot.errors import ServiceError, StaleVersion
+from bot.guard import Guarded, digits
 from bot.history import History, animation
 from bot.i18n import t
 from bot.models import FINISHED, GameInfo
 from bot.storage.base import LogRow
 from bot.undo import Undo, UndoResult
-from engines.base import GameError
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -55,12 +56,16 @@ def _nav_buttons(view: discord.ui.View, make: Any, current: int, last: int,
 
 # ------------------------------------------------------------------ undo
 
-async def undo(interaction: discord.Interaction[Any], game_id: int) -> None:
+async def undo(interaction: discord.Interaction[Any], game_id: int, *,
+               expected_version: int | None = None) -> None:
+    """``expected_version``: the version the Undo button was drawn at (None: the command)."""
     bot = play.bot_of(interaction)
     try:
-        result = await undo_of(bot).request(game_id, interaction.user.id)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
+        result = await undo_of(bot).request(game_id, interaction.user.id,
+                                            expected_version=expected_version)
+    except StaleVersion as err:
+        await play.reply(interaction, err.text(play.user_locale(interaction)))
+        await play.send_panel(interaction, game_id)
         return
     await announce_undo(interaction, bot, result)
 
@@ -110,20 +115,19 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
 async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
     bot = play.bot_of(interaction)
     await interaction.response.defer()
-    try:
-        result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
     if result.applied or result.refused:
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(view=None)
     await announce_undo(interaction, bot, result)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ludo:undo:(?P<game>\d+):(?P<ver>\d+)"):
-    """On a private panel: take back my last move (or ask the others)."""
+class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:undo:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
+    """On a private panel: take back my last move (or ask the others), as of the version it
+    was drawn at: a second click, or a click after any later move, is out of date."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
         self.game_id, self.version = game_id, version
@@ -136,12 +140,16 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> UndoButton:
         return cls(int(match["game"]), int(match["ver"]))
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await undo(interaction, self.game_id)
+        await undo(interaction, self.game_id, expected_version=self.version)
 
 
-class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"ludo:uvote:(?P<req>\d+):(?P<yes>[01])"):
+class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
     def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
         self.request_id, self.accept = request_id, accept
         style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
@@ -155,6 +163,16 @@ class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> UndoVoteButton:
         return cls(int(match["req"]), match["yes"] == "1")
 
+    def ids(self) -> tuple[int, ...]:
+        return (self.request_id,)
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        request = await bot.service.repo.undo_request(self.request_id)
+        if request is None:
+            raise ServiceError(key="history.undo_closed")
+        return await bot.service.get(request.game_id)
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await vote(interaction, self.request_id, self.accept)
 
@@ -195,16 +213,12 @@ async def send_log(interaction: discord.Interaction[Any], game_id: int,
                    size: int = LOG_PAGE) -> None:
     bot = play.bot_of(interaction)
     locale = play.user_locale(interaction)
-    try:
-        text, view = await log_message(bot, game_id, None, locale, size)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    text, view = await log_message(bot, game_id, None, locale, size)
     await play.reply(interaction, text, view=view)
 
 
-class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"ludo:logp:(?P<game>\d+):(?P<page>\d+):(?P<size>\d+):"
+class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
                              r"(?P<op>first|back|next|last)"):
     def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
         self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
@@ -217,14 +231,14 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LogPageButton:
         return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.page, self.size
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot = play.bot_of(interaction)
-        try:
-            text, view = await log_message(bot, self.game_id, self.page,
-                                           play.user_locale(interaction), self.size)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        text, view = await log_message(bot, self.game_id, self.page,
+                                       play.user_locale(interaction), self.size)
         await interaction.response.edit_message(content=text, view=view)
 
 
@@ -262,35 +276,28 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
     bot = play.bot_of(interaction)
     locale = play.user_locale(interaction)
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    try:
-        text, view, files = await replay_message(bot, game_id, 0, locale)
-        await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
-        game = await bot.service.get(game_id)
-        if game.status == FINISHED:
-            made = await animation(history_of(bot), game_id, locale)
-            await interaction.followup.send(
-                t("history.animation_caption", locale, frames=made.frames),
-                file=discord.File(io.BytesIO(made.data), filename=f"{game.game_key}.gif"),
-                ephemeral=not public)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
+    text, view, files = await replay_message(bot, game_id, 0, locale)
+    await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
+    game = await bot.service.get(game_id)
+    if game.status == FINISHED:
+        made = await animation(history_of(bot), game_id, locale)
+        await interaction.followup.send(
+            t("history.animation_caption", locale, frames=made.frames),
+            file=discord.File(io.BytesIO(made.data), filename=f"{game.game_key}.gif"),
+            ephemeral=not public)
 
 
 async def _show_position(interaction: discord.Interaction[Any], game_id: int,
                          position: int) -> None:
     bot = play.bot_of(interaction)
     await interaction.response.defer()
-    try:
-        text, view, files = await replay_message(bot, game_id, position,
-                                                 play.user_locale(interaction))
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        return
+    text, view, files = await replay_message(bot, game_id, position,
+                                             play.user_locale(interaction))
     await interaction.edit_original_response(content=text, view=view, attachments=files)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ludo:rp:(?P<game>\d+):(?P<pos>\d+):(?P<op>first|back|next|last)"):
+class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
     def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
         self.game_id, self.position = game_id, position
         super().__init__(discord.ui.Button(label=label or op,
@@ -302,12 +309,22 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ReplayButton:
         return cls(int(match["game"]), int(match["pos"]), match["op"])
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.position
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _show_position(interaction, self.game_id, self.position)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ludo:rsel:(?P<game>\d+)"):
+def _chosen(interaction: discord.Interaction[Any]) -> int:
+    """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
+    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
+    return digits(str(values[0]))
+
+
+class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:rsel:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id = game_id
@@ -321,9 +338,13 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              ) -> ReplaySelect:
         return cls(int(match["game"]), item.options)
 
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        _chosen(interaction)  # the chosen position is a number from the client too
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[union-attr]
-        await _show_position(interaction, self.game_id, int(values[0]))
+        await _show_position(interaction, self.game_id, _chosen(interaction))
 
 
 # ------------------------------------------------------------------ finished games
@@ -339,6 +360,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
         status = (t("history.status.finished", locale, winners=", ".join(
             names[s] for s in result.winners)) if result is not None
             else t("history.status.cancelled", locale))
+        if game.imported:  # re-created from a file: it counts nowhere
+            status += f" ({t('history.status.imported', locale)})"
         lines.append(t("history.games_line", locale, id=game.id,
                        game=t(f"{game.game_key}.name", locale), players=", ".join(names),
                        status=status))
@@ -350,8 +373,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
     return messages.clip("\n".join(lines)), view
 
 
-class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"ludo:hist:(?P<guild>\d+):(?P<page>\d+):(?P<op>first|back|next|last)"):
+class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
     def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
         self.guild_id, self.page = guild_id, page
         super().__init__(discord.ui.Button(label=label or op,
@@ -363,6 +386,18 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> GamesPageButton:
         return cls(int(match["guild"]), int(match["page"]), match["op"])
 
+    def ids(self) -> tuple[int, ...]:
+        return self.guild_id, self.page
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        return None  # not one game: the list of one server, checked in allowed()
+
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        if interaction.guild_id != self.guild_id:
+            raise ServiceError(key="ui.not_allowed")
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         text, view = await games_message(play.bot_of(interaction), self.guild_id, self.page,
                                          play.user_locale(interaction))

@@ -44,6 +44,8 @@ class GameInfo:
     updated_at: float
     lobby_message_id: int | None = None
     reminder_hours: float = 24.0
+    moves: int = 0  # effective moves so far: the replay position of the current state
+    imported: bool = False  # re-created by /game import: never counted anywhere
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -18,7 +18,7 @@ import discord
 from bot import messages
 from bot.deadlines import stamp
 from bot.errors import ServiceError, StaleVersion
-from bot.i18n import error_text, normalise, t
+from bot.i18n import normalise, t
 from bot.models import ACTIVE, GameInfo, MoveResult, Panel
 from bot.render import off_loop
 from bot.ui import (
@@ -75,26 +75,9 @@ async def reply(interaction: discord.Interaction[Any], content: str, *,
 
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
-    """Defer a command whose success is public; a refusal will still be private."""
-    interaction.extras["public_defer"] = True
+    """Defer a command whose success is public; a refusal will still be private
+    (:mod:`bot.error_handler` removes the public "thinking…" first)."""
     await interaction.response.defer(thinking=True)
-
-
-async def report_error(interaction: discord.Interaction[Any], err: Exception) -> None:
-    locale = user_locale(interaction)
-    if interaction.extras.pop("public_defer", False):
-        # The first followup would replace the public "thinking…" message and be public:
-        # remove it so the refusal goes out as a private followup instead.
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    if isinstance(err, GameError):
-        text = error_text(err, locale)
-    elif isinstance(err, ServiceError):
-        text = t(err.key, locale, **err.params)
-    else:
-        raise err
-    log.info("refused %s for user %s: %s", type(err).__name__, interaction.user.id, err)
-    await reply(interaction, f"⚠️ {text}")
 
 
 # ---------------------------------------------------------------- panels
@@ -106,7 +89,10 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
     presenter = bot.presenter(game.game_key)
     parts = [t("ui.panel_title", locale, game=t(f"{game.game_key}.name", locale),
                name=names[panel.seat])]
-    body = presenter.panel_text(panel.view, panel.seat, locale)
+    view = panel.view
+    if game.status != ACTIVE:  # a finished or cancelled game awaits nobody: no step prompt
+        view = {**view, "active": []}
+    body = presenter.panel_text(view, panel.seat, locale)
     if body:
         parts.append(body)
     for event in private:
@@ -146,7 +132,7 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
         from bot.undo import plan_undo
 
         row = max((item.row or 0 for item in view.children), default=-1) + 1
-        plan = plan_undo(await bot.service.repo.history(game_id), panel.seat)
+        plan = plan_undo(await bot.service.repo.undo_tail(game_id, panel.seat), panel.seat)
         if row < 5 and plan is not None and not plan.needs_consent:
             button = undo_button(game_id, panel.game.version, locale)
             button.row = row
@@ -177,10 +163,7 @@ async def panel_file(bot: LudoBot, panel: Panel, locale: str) -> discord.File | 
 
 
 async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:
-    try:
-        await send_panel(interaction, game_id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
+    await send_panel(interaction, game_id)
 
 
 # ---------------------------------------------------------------- moves
@@ -215,16 +198,12 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
         await reply(interaction, t(err.key, locale, **err.params))
         await send_panel(interaction, game_id)
         return
-    except GameError as err:  # a rules refusal may name a seat: as a name, like the panel
+    except GameError as err:  # a refusal that names a seat names it as the panel does
         with contextlib.suppress(ServiceError):
             game = await bot.service.get(game_id)
             err.params = messages.named(err.params, messages.spec_of(game),
                                         [s.name for s in game.seats])
-        await report_error(interaction, err)
-        return
-    except ServiceError as err:
-        await report_error(interaction, err)
-        return
+        raise  # answered by the one error handler
     seat = result.game.seat_of(interaction.user.id)
     private = result.private_events.get(seat.seat, []) if seat else []
     try:
@@ -236,28 +215,10 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
 
 
 async def publish(bot: LudoBot, result: MoveResult) -> None:
-    """Post the turn message (board, account, who is next) and the standings if over."""
-    if not result.turn_completed and result.result is None:
-        return
-    game = result.game
-    locale = await public_locale(bot, game.guild_id)
-    names = [s.name for s in game.seats]
-    parts = []
-    account = messages.account(result.public_events, messages.spec_of(game), names, locale)
-    if account:
-        parts.append(account)
-    if result.result is not None:
-        parts.append(messages.standings(game, result.result, locale))
-    elif result.awaited:
-        parts.append(t("ui.next", locale,
-                       players=messages.mentions(game, [s.seat for s in result.awaited])))
-        parts.extend(deadline_line(result, locale))
-    files = []
-    if result.image is not None:
-        files.append(discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png"))
-    view = turn_message_view(game.id, locale) if result.result is None else None
-    await send_to_channel(bot, game, "\n".join(parts), files=files, view=view,
-                          ping=[s.user_id for s in result.awaited if s.user_id])
+    """Post what the move owes the channel (turn message, standings): the move wrote it to
+    the outbox in its own transaction; here it is delivered (:mod:`bot.outbox`)."""
+    if result.turn_completed or result.result is not None:
+        await bot.outbox.flush()
 
 
 def deadline_line(result: MoveResult, locale: str) -> list[str]:
@@ -313,19 +274,15 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
     bot = bot_of(interaction)
     user = interaction.user
-    try:
-        if op == "start":
-            await interaction.response.defer()
-            result = await bot.service.start(game_id, user.id)
-            await interaction.edit_original_response(
-                content=await lobby_text(bot, result.game, user_locale(interaction)),
-                view=None)
-            await after_start(bot, result)
-            return
-        game = await seat_change(bot, game_id, user, op)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
+    if op == "start":
+        await interaction.response.defer()
+        result = await bot.service.start(game_id, user.id)
+        await interaction.edit_original_response(
+            content=await lobby_text(bot, result.game, user_locale(interaction)),
+            view=None)
+        await after_start(bot, result)
         return
+    game = await seat_change(bot, game_id, user, op)
     locale = await public_locale(bot, game.guild_id)
     await interaction.response.edit_message(content=await lobby_text(bot, game, locale),
                                             view=lobby_view(game.id, locale))
@@ -357,33 +314,15 @@ async def refresh_lobby(bot: LudoBot, game: GameInfo) -> bool:
 
 
 async def after_start(bot: LudoBot, result: MoveResult) -> None:
-    game = result.game
-    locale = await public_locale(bot, game.guild_id)
-    names = [s.name for s in game.seats]
-    lines = [t("ui.started", locale, game=t(f"{game.game_key}.name", locale),
-               players=", ".join(names))]
-    account = messages.account(result.public_events, messages.spec_of(game), names, locale)
-    if account:
-        lines.append(account)
-    if result.awaited:
-        lines.append(t("ui.next", locale,
-                       players=messages.mentions(game, [s.seat for s in result.awaited])))
-        lines.extend(deadline_line(result, locale))
-    files = [discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png")] \
-        if result.image else []
-    await send_to_channel(bot, game, "\n".join(lines), files=files,
-                          view=turn_message_view(game.id, locale),
-                          ping=[s.user_id for s in result.awaited if s.user_id])
-    bot.schedule_ai(game.id)
+    """Post the start message (written to the outbox with the start), then let the AI
+    seats play."""
+    await bot.outbox.flush()
+    bot.schedule_ai(result.game.id)
 
 
 async def vote_cancel(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    try:
-        game, votes, cancelled = await bot.service.vote_cancel(game_id, interaction.user.id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
-        return
+    game, votes, cancelled = await bot.service.vote_cancel(game_id, interaction.user.id)
     locale = await public_locale(bot, game.guild_id)
     if cancelled:
         await reply(interaction, t("lobby.cancelled_by_vote", locale), ephemeral=False)
@@ -401,12 +340,9 @@ def cancel_vote_view(game_id: int, locale: str) -> discord.ui.View:
 
 async def mute(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    try:
-        await bot.scheduler.mute(game_id, interaction.user.id)
-    except (ServiceError, GameError) as err:
-        await report_error(interaction, err)
-        return
-    await reply(interaction, t("ui.muted", user_locale(interaction)))
+    muted = await bot.scheduler.mute(game_id, interaction.user.id)
+    await reply(interaction, t("ui.muted" if muted else "ui.mute_not_awaited",
+                               user_locale(interaction)))
 
 
 def reminder_view(game_id: int, locale: str) -> discord.ui.View:

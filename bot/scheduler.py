@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot import errors
 from bot.models import ACTIVE, GameInfo, Seat
 from bot.quiet import quiet_until
 from bot.service import GameService
@@ -115,7 +116,11 @@ class ReminderScheduler:
         return bool(delivered)
 
     async def mute(self, game_id: int, user_id: int) -> bool:
-        """No more reminders for this player until their next turn begins."""
+        """No more reminders for this player until their next turn begins; False if they
+        are not awaited now. Only a seated player has reminders to mute."""
+        game = await self.service.get(game_id)
+        if game.seat_of(user_id) is None:
+            raise errors.NotSeated(game_id=game_id)
         muted = await self.repo.mute_reminders(game_id, user_id) > 0
         log.info("game %d: user %d muted reminders (%s)", game_id, user_id,
                  "ok" if muted else "not awaited")

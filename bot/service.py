@@ -49,19 +49,50 @@ from bot.storage.base import (
     AwaitedSeat,
     ChannelTaken,
     LogRow,
+    Outgoing,
     Repository,
     SeatTaken,
     VersionConflict,
 )
 from engines import registry
 from engines.ai import ai_rng, random_action
-from engines.base import TURN_END, Action, Engine, Event, GameError, GameOver, NotYourTurn, Spec
+from engines.base import (
+    TURN_END,
+    Action,
+    Engine,
+    Event,
+    GameError,
+    GameOver,
+    NotYourTurn,
+    Result,
+    Spec,
+)
 
 log = logging.getLogger(__name__)
 
 RenderFn = Callable[[str, Mapping[str, Any], Sequence[str], str], Awaitable[bytes]]
 MAX_REMINDER_HOURS = 24.0 * 30
+MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
+TURN_MESSAGE = "turn"  # the outbox kind of a turn message (board, account, who is next)
+
+
+def _nonce() -> str:
+    """A Discord message nonce (at most 25 characters), unique per outbox message."""
+    return "ludo-" + secrets.token_hex(8)
+
+
+def turn_message(state: Mapping[str, Any], *, events: Sequence[Event],
+                 awaited: Sequence[Seat], plan: Sequence[AwaitedSeat], over: bool,
+                 started: bool = False) -> Outgoing:
+    """The turn message a move (or the start) owes the channel, as outbox data: the state
+    it shows (the board is drawn from its spectator view at delivery, in the channel's
+    language), the turn's public events, who is next and their move deadlines."""
+    return Outgoing(TURN_MESSAGE, {
+        "state": state, "events": [e.to_dict() for e in events],
+        "awaited": [s.seat for s in awaited], "over": over, "started": started,
+        "deadlines": {str(a.seat): a.deadline_at for a in plan if a.deadline_at is not None},
+    }, _nonce())
 
 
 @contextlib.contextmanager
@@ -71,7 +102,7 @@ def _logged(op: str, **context: Any) -> Iterator[None]:
         yield
     except (errors.ServiceError, GameError) as err:
         where = " ".join(f"{k}={v}" for k, v in context.items())
-        log.info("%s refused (%s: %s) %s", op, type(err).__name__, err, where)
+        log.debug("%s refused (%s: %s) %s", op, type(err).__name__, err, where)
         raise
 
 
@@ -110,7 +141,7 @@ def _check_locale(locale: str | None) -> str | None:
     return locale
 
 
-def _validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(spec: Spec, given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Defaults merged with the creator's choices; values from slash commands may be text."""
     known = {o.name: o for o in spec.options}
     options = {o.name: o.default for o in spec.options}
@@ -149,8 +180,13 @@ class GameService:
     def __init__(self, repo: Repository, *, clock: Callable[[], float] = time.time,
                  ai_delay: float = 0.0, render: RenderFn = render_board,
                  engine_for: Callable[[str], Engine] = registry.get,
-                 default_locale: str = "en", default_reminder_hours: float = 24.0) -> None:
+                 default_locale: str = "en", default_reminder_hours: float = 24.0,
+                 render_turns: bool = True) -> None:
+        """``render_turns``: draw the public board into each :class:`MoveResult` (the demo
+        and tests); the bot leaves it to the outbox deliverer, which draws it in the
+        channel's language."""
         self.repo = repo
+        self.render_turns = render_turns
         self.clock = clock
         self.ai_delay = ai_delay
         self._render_fn = render
@@ -168,14 +204,14 @@ class GameService:
             raise errors.UnknownGameKey(game=game_key) from None
 
     async def get(self, game_id: int) -> GameInfo:
-        game = await self.repo.get_game(game_id)
+        game = await self.repo.get_game(errors.check_id(game_id))
         if game is None:
             raise errors.UnknownGame(game_id=game_id)
         return game
 
     async def _load(self, game_id: int) -> tuple[GameInfo, Engine, Any]:
         """Game, engine and state (``None`` in the lobby)."""
-        loaded = await self.repo.load_game(game_id)
+        loaded = await self.repo.load_game(errors.check_id(game_id))
         if loaded is None:
             raise errors.UnknownGame(game_id=game_id)
         game, data = loaded
@@ -220,7 +256,7 @@ class GameService:
             if not spec.min_players <= max_seats <= spec.max_players:
                 raise errors.InvalidOption(key="service.invalid_seats", seats=max_seats,
                                            min=spec.min_players, max=spec.max_players)
-            chosen = _validate_options(spec, options)
+            chosen = validate_options(spec, options)
             # The engine is the judge of its options (a variant may not suit every count):
             # a refusal now is a typed InvalidState, before any table exists.
             self.engine(game_key).new_game(max_seats, 0, chosen)
@@ -357,14 +393,17 @@ class GameService:
                 state = engine.new_game(len(game.seats), game.seed, game.options)
                 running = dataclasses.replace(game, status=ACTIVE)
                 awaited = self._awaited(running, engine, state)
+                plan = await self._reminder_plan(running, awaited)
+                data = engine.to_dict(state)
                 try:
                     game = await self.repo.start_game(
-                        game_id, engine.to_dict(state), now=self.clock(),
-                        awaited=await self._reminder_plan(running, awaited))
+                        game_id, data, now=self.clock(), awaited=plan,
+                        outbox=[turn_message(data, events=(), awaited=awaited, plan=plan,
+                                             over=False, started=True)])
                 except VersionConflict:
                     raise errors.AlreadyStarted(game_id=game_id) from None
         log.info("game %d started: %s, %d seats", game_id, game.game_key, len(game.seats))
-        image = await self._render(game, engine, state)
+        image = await self._render(game, engine, state) if self.render_turns else None
         return MoveResult(game=game, image=image, awaited=self._awaited(game, engine, state),
                           deadlines=await self._deadlines(game_id))
 
@@ -433,11 +472,11 @@ class GameService:
         """A panel drawn at ``since`` is still this seat's if every entry after it is another
         seat's plain move (e.g. the AI's pick in a simultaneous step): the click keeps its
         meaning and the engine checks it is still legal. The seat's own move, a move made for
-        it on timeout, or an undo since makes the panel out of date."""
-        if since > game.version:
+        it on timeout, or an undo since makes the panel out of date, and so does a panel
+        more than :data:`MAX_PANEL_AGE` entries old (the check reads no more than that)."""
+        if not game.version - MAX_PANEL_AGE <= since <= game.version:
             return False
-        later = [row for row in await self.repo.history(game.id) if row.seq > since]
-        return all(row.seat != seat and not row.is_undo and not row.undone for row in later)
+        return not await self.repo.moved_since(game.id, seat, since)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
                        choose: Callable[[Engine, Any, GameInfo], Action]) -> MoveResult | None:
@@ -491,31 +530,40 @@ class GameService:
         turn_end = any(e.key == TURN_END for e in public)
         over = engine.is_over(new_state)
         awaited = () if over else self._awaited(game, engine, new_state)
+        plan = await self._reminder_plan(game, awaited)
+        data = engine.to_dict(new_state)
+        version = game.version + 1
+        events = public
+        if turn_end:  # the account covers the whole turn, from the previous TURN_END on
+            this = LogRow(seq=version, seat=seat, action=str(action), public=tuple(public),
+                          private=(), turn_end=True, created_at=self.clock())
+            events = _turn_events([*await self.repo.turn_batch(game.id, version), this],
+                                  version)
+        # The turn message is written with the move, in its transaction (the outbox).
+        owed = [turn_message(data, events=events, awaited=awaited, plan=plan, over=over)] \
+            if turn_end or over else []
         try:
             saved = await self.repo.save_move(
-                game.id, expected_version=game.version, state=engine.to_dict(new_state),
+                game.id, expected_version=game.version, state=data,
                 seat=seat, action=str(action), public=public, private=private,
-                turn_end=turn_end, finished=over,
-                awaited=await self._reminder_plan(game, awaited), now=self.clock(),
-                irreversible=outcome.irreversible)
+                turn_end=turn_end, finished=over, awaited=plan, now=self.clock(),
+                irreversible=outcome.irreversible, outbox=owed)
         except VersionConflict:
             raise errors.StaleVersion(game_id=game.id, version=game.version) from None
         log.info("game %d v%d: seat %d played %r%s%s", game.id, saved.version, seat, str(action),
                  " (turn end)" if turn_end else "", " (game over)" if over else "")
-        result = MoveResult(game=saved, turn_completed=turn_end, awaited=awaited)
+        result = MoveResult(game=saved, turn_completed=turn_end, awaited=awaited,
+                            public_events=events)
         for event in private:
             assert event.to is not None
             result.private_events.setdefault(event.to, []).append(event)
         if turn_end:
-            rows = await self.repo.turn_batch(game.id, saved.version)
-            result.public_events = _turn_events(rows, saved.version)
-            result.deadlines = await self._deadlines(game.id)
-        else:
-            result.public_events = public
+            result.deadlines = {a.seat: a.deadline_at for a in plan
+                                if a.deadline_at is not None}
         if over:
             result.result = engine.result(new_state)
             await self._finished(saved)
-        if turn_end or over:
+        if (turn_end or over) and self.render_turns:
             result.image = await self._render(saved, engine, new_state)
         return result
 
@@ -599,6 +647,24 @@ class GameService:
         except Exception:
             log.exception("game %d: rendering the board failed", game.id)
             return None
+
+    async def turn_board(self, game: GameInfo, state: Mapping[str, Any],
+                         locale: str) -> bytes | None:
+        """The spectator board of an outbox turn message, drawn in ``locale``; a drawing bug
+        must not hold the message back, so it is logged and the message goes without it."""
+        try:
+            engine = self.engine(game.game_key)
+            view = engine.view(engine.from_dict(state), None)
+            return await self._render_fn(game.game_key, view, await self.names(game),
+                                         normalise(locale))
+        except Exception:
+            log.exception("game %d: rendering the board failed", game.id)
+            return None
+
+    def final_result(self, game: GameInfo, state: Mapping[str, Any]) -> Result:
+        """The standings of a finished game's final state (an outbox turn message)."""
+        engine = self.engine(game.game_key)
+        return engine.result(engine.from_dict(state))
 
     async def log(self, game_id: int, *, limit: int = 20,
                   before_seq: int | None = None) -> list[LogEntry]:

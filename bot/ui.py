@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import messages
+from bot.error_handler import handled
+from bot.guard import Guarded
 from bot.i18n import t
 from bot.models import Panel
-from engines.base import Action, Choice, GameError, MultiChoice, Spec, Subset
+from engines.base import Action, Choice, MultiChoice, Spec, Subset
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
@@ -45,9 +47,11 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ludo:panel:(?P<game>\d+)"):
+class PanelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ludo:panel:(?P<game>[0-9]+)"):
     """On a public turn message: opens the clicker's private panel (always fresh)."""
+
+    seated = True
 
     def __init__(self, game_id: int, label: str = "My panel") -> None:
         self.game_id = game_id
@@ -60,15 +64,18 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> PanelButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
         await play.open_panel(interaction, self.game_id)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"ludo:do:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z0-9_:.=+~\-]+)"):
+class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"ludo:do:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<act>[a-z0-9_:.=+~\-]+)"):
     """One legal action of the panel's step, bound to the version it was offered at."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, action: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
@@ -83,15 +90,21 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ActButton:
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]))
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
         await play.act_from_component(interaction, self.game_id, self.version, self.action)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=r"ludo:sel:(?P<game>\d+):(?P<ver>\d+):(?P<group>[a-z0-9_]{0,40})"):
+class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                template=r"ludo:sel:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<group>[a-z0-9_]{0,40})"):
     """A select of the legal actions of one group; option values are action texts."""
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, group: str,
                  options: list[discord.SelectOption] | None = None,
@@ -111,6 +124,10 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         made.item.options = item.options
         return made
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -122,8 +139,8 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await play.act_from_component(interaction, self.game_id, self.version, str(values[0]))
 
 
-class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ludo:sub:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z0-9_:.=+~\-]+)"):
+class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:sub:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<act>[a-z0-9_:.=+~\-]+)"):
     """One subset decision (keep some dice, pay with some cards) as ONE multi-select.
 
     The custom_id carries the game, the version and the subset's kind and fixed arguments;
@@ -131,6 +148,8 @@ class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     chosen values become ``Subset.action`` of the subset the select shows, which the
     service hands to the engine like any move (the engine accepts only what it offers).
     """
+
+    seated = True
 
     def __init__(self, game_id: int, version: int, head: str,
                  options: list[discord.SelectOption] | None = None, *,
@@ -151,6 +170,9 @@ class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    list(item.options), min_values=item.min_values,
                    max_values=item.max_values)
 
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
     def subset(self) -> Subset:
         """The subset this select offers, read back from the select itself."""
         head = Action.parse(self.head)
@@ -158,15 +180,12 @@ class SubsetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return Subset(head.kind, options, self.item.min_values, self.item.max_values,
                       head.args)
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        try:
-            action = self.subset().action(option_value(str(v)) for v in values)
-        except GameError as err:
-            await play.report_error(interaction, err)
-            return
+        action = self.subset().action(option_value(str(v)) for v in values)  # checked here
         await play.act_from_component(interaction, self.game_id, self.version, str(action))
 
 
@@ -175,9 +194,11 @@ def option_value(value: str) -> str:
     return value.split(":", 1)[1] if ":" in value else value
 
 
-class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ludo:mute:(?P<game>\d+)"):
+class MuteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:mute:(?P<game>[0-9]+)"):
     """On a reminder: silence reminders for the clicker until their next turn."""
+
+    seated = True
 
     def __init__(self, game_id: int, label: str = "Mute for this turn") -> None:
         self.game_id = game_id
@@ -190,6 +211,7 @@ class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> MuteButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
@@ -199,8 +221,8 @@ class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 LOBBY_OPS = ("join", "leave", "ai", "start")
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ludo:lobby:(?P<game>\d+):(?P<op>join|leave|ai|start)"):
+class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ludo:lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"):
     """Join / Leave / Add bot / Start on the lobby message, which updates in place."""
 
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -217,15 +239,18 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 
         await play.lobby_click(interaction, self.game_id, self.op)
 
 
-class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=r"ludo:vote:(?P<game>\d+)"):
+class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"ludo:vote:(?P<game>[0-9]+)"):
     """A human player's vote to cancel a started game."""
+
+    seated = True
 
     def __init__(self, game_id: int, label: str = "Vote to cancel") -> None:
         self.game_id = game_id
@@ -238,6 +263,7 @@ class CancelVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> CancelVoteButton:
         return cls(int(match["game"]))
 
+    @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import play
 

@@ -15,14 +15,13 @@ Because the version still grows, every panel drawn before the undo is out of dat
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot import errors
-from bot.history import effective, state_at
+from bot.history import effective, rebuild_position
 from bot.models import ACTIVE, GameInfo, Seat
 from bot.storage.base import LogRow, RequestPending, UndoRequest, VersionConflict
 
@@ -95,15 +94,22 @@ class Undo:
         """Every other human still playing (abandoned seats, now AI seats, have no say)."""
         return [s.user_id for s in game.humans if s.user_id is not None and s.user_id != requester]
 
-    async def request(self, game_id: int, user_id: int) -> UndoResult:
-        """Take back the user's last move, or open a vote when consent is needed."""
+    async def request(self, game_id: int, user_id: int, *,
+                      expected_version: int | None = None) -> UndoResult:
+        """Take back the user's last move, or open a vote when consent is needed.
+
+        ``expected_version`` is the version the Undo button was drawn at: like every move,
+        an undo asked of an older position is :class:`~bot.errors.StaleVersion` (a second
+        click on the same button, or a click racing a move, takes nothing more back)."""
         service = self.service
         async with service._locks[game_id]:
             game, _engine, _state = await service._load_active(game_id)
             seat = game.seat_of(user_id)
             if seat is None:
                 raise errors.NotSeated(game_id=game_id)
-            plan = plan_undo(await self.repo.history(game_id), seat.seat)
+            if expected_version is not None and expected_version != game.version:
+                raise errors.StaleVersion(game_id=game_id, version=game.version)
+            plan = plan_undo(await self.repo.undo_tail(game_id, seat.seat), seat.seat)
             if plan is None:
                 raise errors.Forbidden(key="history.undo_nothing")
             voters = self._voters(game, user_id)
@@ -169,16 +175,18 @@ class Undo:
 
     async def _apply(self, game: GameInfo, seat: Seat, rewind_to: int,
                      reason: str) -> UndoResult:
-        """Rewind to entry ``rewind_to`` by replaying the effective log up to it (the game's
-        lock is held by the caller)."""
+        """Rewind to entry ``rewind_to``: the state there is rebuilt from the nearest stored
+        snapshot (:func:`bot.history.rebuild_position`), so its cost does not grow with the
+        game (the game's lock is held by the caller)."""
         service = self.service
         engine = service.engine(game.game_key)
-        moves = effective(await self.repo.history(game.id))
-        kept = [r for r in moves if r.seq <= rewind_to]
-        taken = tuple(r for r in moves if r.seq > rewind_to)
-        if not taken:
+        plan = plan_undo(await self.repo.undo_tail(game.id, seat.seat), seat.seat)
+        if plan is None:
             raise errors.Forbidden(key="history.undo_nothing")
-        state = await asyncio.to_thread(state_at, engine, game, kept, len(kept))
+        if plan.rewind_to != rewind_to:  # the game changed since the vote was asked
+            raise errors.Forbidden(key="history.undo_void")
+        taken = plan.taken_back
+        state = await rebuild_position(self.repo, engine, game, game.moves - len(taken))
         awaited = service._awaited(game, engine, state)
         try:
             saved = await self.repo.save_undo(

@@ -18,12 +18,11 @@ from bot import play
 from bot.absence import VacationStatus, VoteResult
 from bot.app import LudoBot
 from bot.deadlines import stamp
-from bot.errors import NoGameHere, ServiceError
+from bot.errors import NoGameHere
 from bot.i18n import t
 from bot.models import LOBBY, DeadlinePolicy, GameInfo, UserSettings
 from bot.quiet import format_time
 from bot.translator import L
-from engines.base import GameError
 
 log = logging.getLogger(__name__)
 
@@ -105,22 +104,18 @@ class Deadlines(commands.Cog):
                        abandon_after: app_commands.Range[int, 0, 20] | None = None) -> None:
         absence, user = self.bot.absence, interaction.user
         locale = play.user_locale(interaction)
-        try:
-            game = await self._here(interaction)
-            if hours is None and on_timeout is None and abandon_after is None:
-                await play.reply(interaction, policy_text(await absence.policy(game.id), locale))
-                return
-            if game.status == LOBBY:
-                policy = await absence.configure(game.id, user.id, hours=hours,
-                                                 on_timeout=on_timeout,
-                                                 abandon_after=abandon_after)
-                await play.reply(interaction, policy_text(policy, locale))
-                return
-            result = await absence.propose(game.id, user.id, hours=hours,
-                                           on_timeout=on_timeout, abandon_after=abandon_after)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
+        game = await self._here(interaction)
+        if hours is None and on_timeout is None and abandon_after is None:
+            await play.reply(interaction, policy_text(await absence.policy(game.id), locale))
             return
+        if game.status == LOBBY:
+            policy = await absence.configure(game.id, user.id, hours=hours,
+                                             on_timeout=on_timeout,
+                                             abandon_after=abandon_after)
+            await play.reply(interaction, policy_text(policy, locale))
+            return
+        result = await absence.propose(game.id, user.id, hours=hours,
+                                       on_timeout=on_timeout, abandon_after=abandon_after)
         public = await play.public_locale(self.bot, game.guild_id)
         text = (t("deadline.policy_changed", public,
                   policy=policy_text(await absence.policy(game.id), public))
@@ -132,22 +127,18 @@ class Deadlines(commands.Cog):
                                         "deadline.cmd.pause.desc"))
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
         absence = self.bot.absence
-        try:
-            game = await self._here(interaction)
-            public = await play.public_locale(self.bot, game.guild_id)
-            if is_admin(interaction) and game.seat_of(interaction.user.id) is None:
-                paused = (await absence.policy(game.id)).paused_at is None
-                if await absence.set_paused(game.id, paused):
-                    text = t("deadline.paused" if paused else "deadline.resumed", public)
-                else:
-                    text = t("deadline.pause_unchanged", public)
+        game = await self._here(interaction)
+        public = await play.public_locale(self.bot, game.guild_id)
+        if is_admin(interaction) and game.seat_of(interaction.user.id) is None:
+            paused = (await absence.policy(game.id)).paused_at is None
+            if await absence.set_paused(game.id, paused):
+                text = t("deadline.paused" if paused else "deadline.resumed", public)
             else:
-                result = await absence.vote_pause(game.id, interaction.user.id)
-                text = (t(f"deadline.{'paused' if result.topic == 'pause' else 'resumed'}",
-                          public) if result.passed else vote_text(result, public))
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+                text = t("deadline.pause_unchanged", public)
+        else:
+            result = await absence.vote_pause(game.id, interaction.user.id)
+            text = (t(f"deadline.{'paused' if result.topic == 'pause' else 'resumed'}",
+                      public) if result.passed else vote_text(result, public))
         await play.reply(interaction, text, ephemeral=False)
 
     @app_commands.command(name=L("vacation", "deadline.cmd.vacation"),
@@ -160,19 +151,15 @@ class Deadlines(commands.Cog):
                        days: app_commands.Range[int, 0, 365] | None = None) -> None:
         absence, user = self.bot.absence, interaction.user
         locale = play.user_locale(interaction)
-        try:
-            if days is None:
-                status = await absence.vacation_status(user.id, interaction.guild_id)
-                text = vacation_text("deadline.vacation_status", status, locale)
-            elif days == 0:
-                status = await absence.end_vacation(user.id, interaction.guild_id)
-                text = vacation_text("deadline.vacation_ended", status, locale)
-            else:
-                status = await absence.start_vacation(user.id, interaction.guild_id, days)
-                text = vacation_text("deadline.vacation_started", status, locale)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        if days is None:
+            status = await absence.vacation_status(user.id, interaction.guild_id)
+            text = vacation_text("deadline.vacation_status", status, locale)
+        elif days == 0:
+            status = await absence.end_vacation(user.id, interaction.guild_id)
+            text = vacation_text("deadline.vacation_ended", status, locale)
+        else:
+            status = await absence.start_vacation(user.id, interaction.guild_id, days)
+            text = vacation_text("deadline.vacation_started", status, locale)
         await play.reply(interaction, text)
 
     @app_commands.command(name=L("takeover", "deadline.cmd.takeover"),
@@ -184,13 +171,9 @@ class Deadlines(commands.Cog):
     async def takeover(self, interaction: discord.Interaction[Any],
                        seat: app_commands.Range[int, 1, 8] | None = None) -> None:
         user = interaction.user
-        try:
-            game = await self._here(interaction)
-            game = await self.bot.absence.takeover(game.id, user.id, user.display_name,
-                                                   None if seat is None else seat - 1)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        game = await self.bot.absence.takeover(game.id, user.id, user.display_name,
+                                               None if seat is None else seat - 1)
         taken = game.seat_of(user.id)
         public = await play.public_locale(self.bot, game.guild_id)
         await play.reply(interaction, t("deadline.takeover_done", public, player=user.mention,

@@ -24,7 +24,6 @@ from bot.i18n import t
 from bot.ratings import GLOBAL
 from bot.translator import L
 from engines import registry
-from engines.base import GameError
 
 log = logging.getLogger(__name__)
 MAX_FILE = 2 * 1024 * 1024
@@ -74,8 +73,7 @@ class History(commands.Cog):
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.bot.service.in_channel(interaction.channel_id or 0)
         if game is None:
-            await play.report_error(interaction, NoGameHere())
-            return
+            raise NoGameHere()
         await hv.undo(interaction, game.id)
 
     @app_commands.command(name=L("replay", "history.cmd.replay"),
@@ -86,11 +84,7 @@ class History(commands.Cog):
                            public=L("Show it to the channel", "history.cmd.public"))
     async def replay(self, interaction: discord.Interaction[Any], game_id: int | None = None,
                      public: bool = False) -> None:
-        try:
-            found = await self._game_id(interaction, game_id)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        found = await self._game_id(interaction, game_id)
         await hv.send_replay(interaction, found, public=public)
 
     @app_commands.command(name=L("export", "history.cmd.export"),
@@ -101,12 +95,8 @@ class History(commands.Cog):
     async def export(self, interaction: discord.Interaction[Any],
                      game_id: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            found = await self._game_id(interaction, game_id)
-            data = await hv.history_of(self.bot).export(found)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        found = await self._game_id(interaction, game_id)
+        data = await hv.history_of(self.bot).export(found)
         await interaction.followup.send(
             t("history.export_done", play.user_locale(interaction), id=found),
             file=discord.File(io.BytesIO(data), filename=f"game-{found}.json"), ephemeral=True)
@@ -119,20 +109,12 @@ class History(commands.Cog):
                       file: discord.Attachment) -> None:
         await play.defer_public(interaction)
         locale = play.user_locale(interaction)
-        try:
-            if file.size > MAX_FILE:
-                raise ServiceError(key="history.import_too_big", max=MAX_FILE // 1024)
-            data = await file.read()
-            game = await hv.history_of(self.bot).import_game(
-                data, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
-        except discord.HTTPException as err:
-            log.warning("could not read an imported file: %s", err)
-            await play.reply(interaction, t("ui.internal_error", locale))
-            return
+        if file.size > MAX_FILE:
+            raise ServiceError(key="history.import_too_big", max=MAX_FILE // 1024)
+        data = await file.read()
+        game = await hv.history_of(self.bot).import_game(
+            data, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id)
         await play.reply(interaction, t("history.import_done", locale, id=game.id,
                                         game=t(f"{game.game_key}.name", locale)),
                          ephemeral=False)

@@ -21,7 +21,6 @@ from bot.translator import L
 from bot.ui import lobby_view
 from cogs.deadlines import TIMEOUT_CHOICES, quiet_text, vacation_text
 from engines import registry
-from engines.base import GameError
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +96,8 @@ class Lobby(commands.Cog):
                 await self.bot.absence.configure(info.id, interaction.user.id,
                                                  hours=deadline_hours, on_timeout=on_timeout,
                                                  abandon_after=abandon_after)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
-        except discord.Forbidden:
-            await play.reply(interaction, t("lobby.cannot_thread", play.user_locale(interaction)))
-            return
+        except discord.Forbidden:  # no right to create threads here: a refusal
+            raise ServiceError(key="lobby.cannot_thread") from None
         text = await play.lobby_text(self.bot, info, locale)
         if created_thread is not None:
             msg = await created_thread.send(text, view=lobby_view(info.id, locale))
@@ -140,23 +135,15 @@ class Lobby(commands.Cog):
                                                             "cmd.start.desc"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         await play.defer_public(interaction)
-        try:
-            game = await self._here(interaction)
-            result = await self.bot.service.start(game.id, interaction.user.id)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        result = await self.bot.service.start(game.id, interaction.user.id)
         locale = await play.public_locale(self.bot, interaction.guild_id)
         await interaction.followup.send(t("lobby.starting", locale))
         await play.after_start(self.bot, result)
 
     async def _lobby_op(self, interaction: discord.Interaction[Any], op: str) -> None:
-        try:
-            game = await self._here(interaction)
-            game = await play.seat_change(self.bot, game.id, interaction.user, op)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        game = await play.seat_change(self.bot, game.id, interaction.user, op)
         locale = await play.public_locale(self.bot, interaction.guild_id)
         text = await play.lobby_text(self.bot, game, locale)
         if await play.refresh_lobby(self.bot, game):  # the lobby message shows the change
@@ -169,17 +156,13 @@ class Lobby(commands.Cog):
                   description=L("Cancel this game (creator before start, vote after)",
                                 "cmd.cancel.desc"))
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            game = await self._here(interaction)
-            admin = _is_admin(interaction)
-            if game.status == LOBBY or admin:
-                await self.bot.service.cancel(game.id, interaction.user.id, is_admin=admin)
-                locale = await play.public_locale(self.bot, interaction.guild_id)
-                await play.reply(interaction, t("lobby.cancelled", locale,
-                                                user=interaction.user.mention), ephemeral=False)
-                return
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
+        game = await self._here(interaction)
+        admin = _is_admin(interaction)
+        if game.status == LOBBY or admin:
+            await self.bot.service.cancel(game.id, interaction.user.id, is_admin=admin)
+            locale = await play.public_locale(self.bot, interaction.guild_id)
+            await play.reply(interaction, t("lobby.cancelled", locale,
+                                            user=interaction.user.mention), ephemeral=False)
             return
         await play.vote_cancel(interaction, game.id)
 
@@ -189,17 +172,13 @@ class Lobby(commands.Cog):
     @app_commands.describe(player=L("The absent player", "cmd.kick.player"))
     @app_commands.default_permissions(manage_guild=True)
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        try:
-            game = await self._here(interaction)
-            seat = game.seat_of(player.id)
-            if seat is None:
-                raise ServiceError(key="service.not_seated")
-            game = await self.bot.service.remove_seat(game.id, seat.seat,
-                                                      by_user_id=interaction.user.id,
-                                                      is_admin=_is_admin(interaction))
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        seat = game.seat_of(player.id)
+        if seat is None:
+            raise ServiceError(key="service.not_seated")
+        game = await self.bot.service.remove_seat(game.id, seat.seat,
+                                                  by_user_id=interaction.user.id,
+                                                  is_admin=_is_admin(interaction))
         locale = await play.public_locale(self.bot, interaction.guild_id)
         await play.reply(interaction, t("lobby.kicked", locale, player=player.mention),
                          ephemeral=False)
@@ -211,16 +190,12 @@ class Lobby(commands.Cog):
     @app_commands.describe(private=L("Only you see it", "cmd.board.private"))
     async def board(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         await interaction.response.defer(ephemeral=private, thinking=True)
-        try:
-            game = await self._here(interaction)
-            if game.status == LOBBY:
-                raise ServiceError(key="service.not_started")
-            locale = (play.user_locale(interaction) if private
-                      else await play.public_locale(self.bot, interaction.guild_id))
-            png = await self.bot.service.board(game.id, locale=locale)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
+        if game.status == LOBBY:
+            raise ServiceError(key="service.not_started")
+        locale = (play.user_locale(interaction) if private
+                  else await play.public_locale(self.bot, interaction.guild_id))
+        png = await self.bot.service.board(game.id, locale=locale)
         view = await self.bot.service.view(game.id, None)
         status = self.bot.presenter(game.game_key).status_text(
             view, [s.name for s in game.seats], locale)
@@ -231,11 +206,7 @@ class Lobby(commands.Cog):
     @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
                                                           "cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            game = await self._here(interaction)
-        except ServiceError as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
         await play.open_panel(interaction, game.id)
 
     @game.command(name=L("log", "cmd.log"), description=L("Recent public moves",
@@ -245,11 +216,7 @@ class Lobby(commands.Cog):
                    count: app_commands.Range[int, 1, 50] = 15) -> None:
         """The whole public log, ``count`` entries a page (bot/history_views.py), last
         page first."""
-        try:
-            game = await self._here(interaction)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self._here(interaction)
         await history_views.send_log(interaction, game.id, size=count)
 
     @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
@@ -313,41 +280,37 @@ class Lobby(commands.Cog):
                        vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         service, user = self.bot.service, interaction.user
         absence, locale = self.bot.absence, play.user_locale(interaction)
-        try:
-            if scope == "server":
-                if not _is_admin(interaction):
-                    raise ServiceError(key="service.forbidden")
-                gs = await service.set_guild_settings(interaction.guild_id or 0, locale=language,
-                                                      reminder_hours=reminder_hours)
-                text = t("ui.settings_server", play.user_locale(interaction),
-                         language=gs.locale or "—", hours=gs.reminder_hours or "—")
-                if vacation_days is not None:
-                    await absence.set_vacation_allowance(interaction.guild_id or 0,
-                                                         vacation_days)
-                text += "\n" + vacation_text(
-                    "deadline.vacation_status",
-                    await absence.vacation_status(user.id, interaction.guild_id), locale)
-            elif scope == "game":
-                game = await self._here(interaction)
-                if reminder_hours is not None:
-                    game = await service.set_reminder_hours(game.id, reminder_hours,
-                                                            by_user_id=user.id)
-                text = t("ui.settings_game", play.user_locale(interaction),
-                         hours=game.reminder_hours)
-            else:
-                us = await service.set_user_settings(user.id, locale=language,
-                                                     dm_opt_in=dm, reminder_hours=reminder_hours)
-                if us.locale:
-                    self.bot.user_locales[user.id] = us.locale
-                text = t("ui.settings_user", play.user_locale(interaction),
-                         language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
-                         hours=us.reminder_hours or "—")
-                us = await absence.set_quiet(user.id, timezone_name=timezone, start=quiet_start,
-                                             end=quiet_end, notify_before=notify_before)
-                text += "\n" + quiet_text(us, locale)
-        except (ServiceError, GameError) as err:
-            await play.report_error(interaction, err)
-            return
+        if scope == "server":
+            if not _is_admin(interaction):
+                raise ServiceError(key="service.forbidden")
+            gs = await service.set_guild_settings(interaction.guild_id or 0, locale=language,
+                                                  reminder_hours=reminder_hours)
+            text = t("ui.settings_server", play.user_locale(interaction),
+                     language=gs.locale or "—", hours=gs.reminder_hours or "—")
+            if vacation_days is not None:
+                await absence.set_vacation_allowance(interaction.guild_id or 0,
+                                                     vacation_days)
+            text += "\n" + vacation_text(
+                "deadline.vacation_status",
+                await absence.vacation_status(user.id, interaction.guild_id), locale)
+        elif scope == "game":
+            game = await self._here(interaction)
+            if reminder_hours is not None:
+                game = await service.set_reminder_hours(game.id, reminder_hours,
+                                                        by_user_id=user.id)
+            text = t("ui.settings_game", play.user_locale(interaction),
+                     hours=game.reminder_hours)
+        else:
+            us = await service.set_user_settings(user.id, locale=language,
+                                                 dm_opt_in=dm, reminder_hours=reminder_hours)
+            if us.locale:
+                self.bot.user_locales[user.id] = us.locale
+            text = t("ui.settings_user", play.user_locale(interaction),
+                     language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
+                     hours=us.reminder_hours or "—")
+            us = await absence.set_quiet(user.id, timezone_name=timezone, start=quiet_start,
+                                         end=quiet_end, notify_before=notify_before)
+            text += "\n" + quiet_text(us, locale)
         await play.reply(interaction, text)
 
 

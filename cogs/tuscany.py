@@ -163,18 +163,14 @@ class Tuscany(commands.Cog):
         """Any player's region, larger, from the public view (no card is ever drawn)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = play.user_locale(interaction)
-        try:
-            game = await self.bot.service.in_channel(interaction.channel_id or 0)
-            if game is None or game.game_key != KEY:
-                raise NoGameHere()
-            own = game.seat_of(interaction.user.id)
-            seat = player - 1 if player is not None else (own.seat if own else 0)
-            if not 0 <= seat < len(game.seats):
-                raise ServiceError(key="service.not_seated")
-            view = await self.bot.service.view(game.id, None)
-        except ServiceError as err:
-            await play.report_error(interaction, err)
-            return
+        game = await self.bot.service.in_channel(interaction.channel_id or 0)
+        if game is None or game.game_key != KEY:
+            raise NoGameHere()
+        own = game.seat_of(interaction.user.id)
+        seat = player - 1 if player is not None else (own.seat if own else 0)
+        if not 0 <= seat < len(game.seats):
+            raise ServiceError(key="service.not_seated")
+        view = await self.bot.service.view(game.id, None)
         names = [s.name for s in game.seats]
         png = await off_loop(
             lambda: encode_png(render_region(view, seat, names=names, words=translator(locale))))

@@ -81,6 +81,19 @@ def undone_by(rows: Sequence[LogRow]) -> dict[int, int]:
     return out
 
 
+SNAPSHOT_EVERY = 25  # effective moves between two stored snapshots (replays, undo)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayBase:
+    """Where to rebuild a past position from: the nearest stored snapshot before it (or the
+    setup: ``state`` None at position 0) and the effective moves from there to it."""
+
+    position: int
+    state: Mapping[str, Any] | None
+    moves: tuple[LogRow, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class AwaitedSeat:
     """A human seat awaited after a save; ``next_at`` is its first reminder (None = never)."""
@@ -186,8 +199,34 @@ class Notice:
     due_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """A channel message a move owes, written in the move's transaction (the outbox).
+    ``payload`` is plain JSON data; ``nonce`` makes a repeated post a no-op on Discord."""
+
+    kind: str
+    payload: Mapping[str, Any]
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """A pending outbox message: the move at ``version`` of ``game_id`` owes it."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: str
+    payload: Mapping[str, Any]
+    nonce: str
+    created_at: float
+    attempts: int
+
+
 class Repository(ABC):
     """Async storage of games, seats, the action log, settings and reminder state."""
+
+    snapshot_every: int = SNAPSHOT_EVERY  # effective moves between two replay snapshots
 
     # --- lifecycle ---------------------------------------------------------------------
     @abstractmethod
@@ -237,19 +276,38 @@ class Repository(ABC):
 
     @abstractmethod
     async def start_game(self, game_id: int, state: Mapping[str, Any], *, now: float,
-                         awaited: Sequence[AwaitedSeat]) -> GameInfo:
-        """Lobby -> active with the initial snapshot; :class:`VersionConflict` if not a lobby."""
+                         awaited: Sequence[AwaitedSeat],
+                         outbox: Sequence[Outgoing] = ()) -> GameInfo:
+        """Lobby -> active with the initial snapshot; :class:`VersionConflict` if not a lobby.
+        ``outbox``: the messages the start owes, stored in the same transaction."""
 
     @abstractmethod
     async def save_move(self, game_id: int, *, expected_version: int, state: Mapping[str, Any],
                         seat: int, action: str, public: Sequence[Event],
                         private: Sequence[Event], turn_end: bool, finished: bool,
                         awaited: Sequence[AwaitedSeat], now: float,
-                        irreversible: bool = True) -> GameInfo:
-        """Append log row ``expected_version + 1`` and the new snapshot, atomically.
+                        irreversible: bool = True,
+                        outbox: Sequence[Outgoing] = ()) -> GameInfo:
+        """Append log row ``expected_version + 1`` and the new snapshot, atomically, with
+        the messages the move owes (``outbox``) in the same transaction.
 
         Reminder rows follow ``awaited``: a seat still awaited keeps its row (its turn goes
         on) unless ``turn_end``, after which every awaited seat begins a new turn."""
+
+    # --- outbox ------------------------------------------------------------------------
+    @abstractmethod
+    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
+        """Messages not yet sent, oldest first."""
+
+    @abstractmethod
+    async def outbox_attempt(self, row_id: int) -> None:
+        """Count one delivery attempt (before the post)."""
+
+    @abstractmethod
+    async def outbox_done(self, row_id: int, *, now: float, message_id: int | None = None,
+                          failure: str | None = None) -> None:
+        """The message was posted (``message_id``), or given up on (``failure``, logged):
+        either way it is no longer pending."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: str, *, expected: Sequence[str],
@@ -276,7 +334,27 @@ class Repository(ABC):
 
     @abstractmethod
     async def history(self, game_id: int) -> list[LogRow]:
-        """Every entry, oldest first, with its ``undone`` flag (replays, undo, export)."""
+        """Every entry, oldest first, with its ``undone`` flag (export, animation)."""
+
+    @abstractmethod
+    async def entries(self, game_id: int, first: int, last: int) -> list[LogRow]:
+        """Entries ``first`` to ``last`` (seq, inclusive), with their ``undone`` flag."""
+
+    @abstractmethod
+    async def undo_tail(self, game_id: int, seat: int) -> list[LogRow]:
+        """The effective moves from the one before ``seat``'s last effective move to the end
+        (all a take-back needs, see :func:`bot.undo.plan_undo`); [] if it has none. Its cost
+        follows the moves since that seat last played, not the length of the game."""
+
+    @abstractmethod
+    async def moved_since(self, game_id: int, seat: int, since: int) -> bool:
+        """Whether an entry after version ``since`` is ``seat``'s own or an undo."""
+
+    @abstractmethod
+    async def replay_base(self, game_id: int, position: int) -> ReplayBase:
+        """The nearest valid snapshot strictly before ``position`` (position 0: the setup)
+        and the effective moves after it up to ``position``: at most
+        :data:`SNAPSHOT_EVERY` moves to replay, however long the game."""
 
     # --- undo ---------------------------------------------------------------------------
     @abstractmethod
@@ -284,8 +362,8 @@ class Repository(ABC):
                         state: Mapping[str, Any], seat: int, rewind_to: int,
                         undone: Sequence[int], awaited: Sequence[AwaitedSeat],
                         now: float) -> GameInfo:
-        """Append an undo entry (version + 1) marking ``undone`` entries as taken back,
-        with the rewound snapshot; every awaited seat begins a new turn."""
+        """Append an undo entry (version + 1) marking ``undone`` entries (effective moves)
+        as taken back, with the rewound snapshot; every awaited seat begins a new turn."""
 
     @abstractmethod
     async def create_undo_request(self, game_id: int, *, user_id: int, seat: int,
@@ -313,8 +391,15 @@ class Repository(ABC):
     async def import_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
                           creator_id: int, options: Mapping[str, Any], seed: int,
                           seats: Sequence[Seat], status: str, state: Mapping[str, Any],
-                          rows: Sequence[LogRow], now: float) -> GameInfo:
-        """Insert a finished or cancelled game with its whole log (flagged imported)."""
+                          rows: Sequence[LogRow], now: float,
+                          snapshots: Sequence[tuple[int, int, Mapping[str, Any]]] = ()
+                          ) -> GameInfo:
+        """Insert a finished or cancelled game with its whole log (flagged imported) and
+        its replay snapshots ``(seq, position, state)``."""
+
+    @abstractmethod
+    async def secret(self, name: str, make: Callable[[], bytes]) -> bytes:
+        """A key the bot keeps: made by ``make`` the first time, the same ever after."""
 
     @abstractmethod
     async def is_imported(self, game_id: int) -> bool: ...

@@ -39,9 +39,12 @@ from bot.storage.base import (
     ChannelTaken,
     LogRow,
     Notice,
+    OutboxRow,
+    Outgoing,
     RatingRow,
     RatingUpdate,
     Reminder,
+    ReplayBase,
     Repository,
     RequestPending,
     SeatClock,
@@ -57,7 +60,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[a-z0-9_]+\.sql$")
 _GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, creator_id, options, seed, "
-                 "version, max_seats, created_at, updated_at, lobby_message_id, reminder_hours")
+                 "version, max_seats, created_at, updated_at, lobby_message_id, reminder_hours, "
+                 "moves, imported")
 _GUILD_FIELDS = ("locale", "reminder_hours", "vacation_days")
 _USER_FIELDS = ("locale", "dm_opt_in", "reminder_hours", "timezone", "quiet_start", "quiet_end",
                 "notify_before")
@@ -126,6 +130,7 @@ class SqliteRepository(Repository):
         self._lock = asyncio.Lock()
         self._retries = retries
         self._retry_delay = retry_delay
+        self.rows_read = 0  # log rows and snapshots read so far (tests bound the costs)
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000, retries: int = 5,
@@ -247,7 +252,8 @@ class SqliteRepository(Repository):
             options=json.loads(row["options"]), seed=row["seed"], version=row["version"],
             max_seats=row["max_seats"], seats=tuple(seats), created_at=row["created_at"],
             updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
-            reminder_hours=row["reminder_hours"])
+            reminder_hours=row["reminder_hours"], moves=row["moves"],
+            imported=bool(row["imported"]))
 
     async def _games(self, conn: aiosqlite.Connection, where: str,
                      params: Sequence[Any] = ()) -> list[GameInfo]:
@@ -387,7 +393,8 @@ class SqliteRepository(Repository):
               a.deadline_left, a.warn_at) for a in awaited])
 
     async def start_game(self, game_id: int, state: Mapping[str, Any], *, now: float,
-                         awaited: Sequence[AwaitedSeat]) -> GameInfo:
+                         awaited: Sequence[AwaitedSeat],
+                         outbox: Sequence[Outgoing] = ()) -> GameInfo:
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "UPDATE games SET status = ?, state = ?, version = 0, updated_at = ? "
@@ -395,6 +402,7 @@ class SqliteRepository(Repository):
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is not a lobby")
             await self._sync_reminders(conn, game_id, 0, awaited, now)
+            await self._queue(conn, game_id, 0, outbox, now)
             return await self._game(conn, game_id)
 
         return await self._write(tx)
@@ -403,19 +411,28 @@ class SqliteRepository(Repository):
                         seat: int, action: str, public: Sequence[Event],
                         private: Sequence[Event], turn_end: bool, finished: bool,
                         awaited: Sequence[AwaitedSeat], now: float,
-                        irreversible: bool = True) -> GameInfo:
+                        irreversible: bool = True,
+                        outbox: Sequence[Outgoing] = ()) -> GameInfo:
         version = expected_version + 1
 
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             status = FINISHED if finished else ACTIVE
+            snapshot = _dumps(state)
             cur = await conn.execute(
-                "UPDATE games SET state = ?, version = version + 1, status = ?, updated_at = ?, "
-                "finished_at = ? WHERE id = ? AND version = ? AND status = ?",
-                (_dumps(state), status, now, now if finished else None, game_id,
+                "UPDATE games SET state = ?, version = version + 1, moves = moves + 1, "
+                "status = ?, updated_at = ?, finished_at = ? "
+                "WHERE id = ? AND version = ? AND status = ?",
+                (snapshot, status, now, now if finished else None, game_id,
                  expected_version, ACTIVE))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version "
                                       f"{expected_version}")
+            moves = await self._scalar(conn, "SELECT moves FROM games WHERE id = ?", (game_id,))
+            await conn.execute("INSERT INTO effective_moves (game_id, position, seq, seat) "
+                               "VALUES (?, ?, ?, ?)", (game_id, moves, version, seat))
+            if moves % self.snapshot_every == 0:
+                await conn.execute("INSERT INTO snapshots (game_id, seq, position, state) "
+                                   "VALUES (?, ?, ?, ?)", (game_id, version, moves, snapshot))
             await conn.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, public_events, "
                 "private_events, turn_end, irreversible, created_at) "
@@ -426,9 +443,49 @@ class SqliteRepository(Repository):
             if turn_end:  # whoever is awaited after a turn end begins a new turn
                 await conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
             await self._sync_reminders(conn, game_id, version, () if finished else awaited, now)
+            await self._queue(conn, game_id, version, outbox, now)
             return await self._game(conn, game_id)
 
         return await self._write(tx)
+
+    # --- outbox ------------------------------------------------------------------------
+    @staticmethod
+    async def _queue(conn: aiosqlite.Connection, game_id: int, version: int,
+                     outbox: Sequence[Outgoing], now: float) -> None:
+        await conn.executemany(
+            "INSERT INTO outbox (game_id, version, kind, payload, nonce, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, version, o.kind, _dumps(o.payload), o.nonce, now) for o in outbox])
+
+    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
+        async def q(conn: aiosqlite.Connection) -> list[OutboxRow]:
+            async with conn.execute(
+                    "SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
+                    (max(0, limit),)) as cur:
+                rows = await cur.fetchall()
+            return [OutboxRow(id=r["id"], game_id=r["game_id"], version=r["version"],
+                              kind=r["kind"], payload=json.loads(r["payload"]),
+                              nonce=r["nonce"], created_at=r["created_at"],
+                              attempts=r["attempts"]) for r in rows]
+
+        return await self._read(q)
+
+    async def outbox_attempt(self, row_id: int) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?",
+                               (row_id,))
+
+        await self._write(tx)
+
+    async def outbox_done(self, row_id: int, *, now: float, message_id: int | None = None,
+                          failure: str | None = None) -> None:
+        async def tx(conn: aiosqlite.Connection) -> None:
+            # The payload (a state snapshot) is no longer needed once the message is out.
+            await conn.execute(
+                "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ?, payload = '{}' "
+                "WHERE id = ?", (now, message_id, failure, row_id))
+
+        await self._write(tx)
 
     async def set_status(self, game_id: int, status: str, *, expected: Sequence[str],
                          now: float) -> GameInfo:
@@ -483,7 +540,9 @@ class SqliteRepository(Repository):
             async with conn.execute(sql, params) as cur:
                 return [self._log_row(r) for r in await cur.fetchall()]
 
-        return await self._read(q)
+        rows = await self._read(q)
+        self.rows_read += len(rows)
+        return rows
 
     async def log(self, game_id: int, *, limit: int = 20,
                   before_seq: int | None = None) -> list[LogRow]:
@@ -507,6 +566,59 @@ class SqliteRepository(Repository):
             "SELECT a.*, (u.seq IS NOT NULL) AS undone FROM actions a LEFT JOIN undone_actions u "
             "ON u.game_id = a.game_id AND u.seq = a.seq WHERE a.game_id = ? ORDER BY a.seq",
             (game_id,))
+
+    async def entries(self, game_id: int, first: int, last: int) -> list[LogRow]:
+        return await self._log_rows(
+            "SELECT a.*, (u.seq IS NOT NULL) AS undone FROM actions a LEFT JOIN undone_actions u "
+            "ON u.game_id = a.game_id AND u.seq = a.seq WHERE a.game_id = ? AND a.seq >= ? "
+            "AND a.seq <= ? ORDER BY a.seq", (game_id, first, last))
+
+    async def undo_tail(self, game_id: int, seat: int) -> list[LogRow]:
+        async def last(conn: aiosqlite.Connection) -> int | None:
+            found = await self._scalar(
+                conn, "SELECT position FROM effective_moves WHERE game_id = ? AND seat = ? "
+                "ORDER BY position DESC LIMIT 1", (game_id, seat))
+            return None if found is None else int(found)
+
+        position = await self._read(last)
+        if position is None:
+            return []
+        return await self._log_rows(
+            "SELECT a.* FROM effective_moves e JOIN actions a ON a.game_id = e.game_id "
+            "AND a.seq = e.seq WHERE e.game_id = ? AND e.position >= ? ORDER BY e.position",
+            (game_id, max(1, position - 1)))
+
+    async def moved_since(self, game_id: int, seat: int, since: int) -> bool:
+        return bool(await self._read(lambda c: self._scalar(
+            c, "SELECT 1 FROM actions WHERE game_id = ? AND seq > ? "
+               "AND (seat = ? OR rewind_to IS NOT NULL) LIMIT 1", (game_id, since, seat))))
+
+    async def replay_base(self, game_id: int, position: int) -> ReplayBase:
+        async def q(conn: aiosqlite.Connection) -> tuple[int, str | None]:
+            async with conn.execute(
+                    "SELECT s.position, s.state FROM snapshots s JOIN effective_moves e "
+                    "ON e.game_id = s.game_id AND e.position = s.position AND e.seq = s.seq "
+                    "WHERE s.game_id = ? AND s.position < ? ORDER BY s.position DESC LIMIT 1",
+                    (game_id, position)) as cur:
+                row = await cur.fetchone()
+            return (0, None) if row is None else (row[0], row[1])
+
+        base, state = await self._read(q)
+        self.rows_read += state is not None
+        moves = await self._log_rows(
+            "SELECT a.* FROM effective_moves e JOIN actions a ON a.game_id = e.game_id "
+            "AND a.seq = e.seq WHERE e.game_id = ? AND e.position > ? AND e.position <= ? "
+            "ORDER BY e.position", (game_id, base, position))
+        return ReplayBase(base, None if state is None else json.loads(state), tuple(moves))
+
+    async def secret(self, name: str, make: Callable[[], bytes]) -> bytes:
+        async def tx(conn: aiosqlite.Connection) -> bytes:
+            await conn.execute("INSERT OR IGNORE INTO bot_secrets (name, value, created_at) "
+                               "VALUES (?, ?, ?)", (name, make(), time.time()))
+            return bytes(await self._scalar(
+                conn, "SELECT value FROM bot_secrets WHERE name = ?", (name,)))
+
+        return await self._write(tx)
 
     # --- cancel votes ------------------------------------------------------------------
     async def _voters(self, conn: aiosqlite.Connection, game_id: int) -> set[int]:
@@ -647,9 +759,9 @@ class SqliteRepository(Repository):
 
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
-                "UPDATE games SET state = ?, version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = ?",
-                (_dumps(state), now, game_id, expected_version, ACTIVE))
+                "UPDATE games SET state = ?, version = version + 1, moves = moves - ?, "
+                "updated_at = ? WHERE id = ? AND version = ? AND status = ?",
+                (_dumps(state), len(undone), now, game_id, expected_version, ACTIVE))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version "
                                       f"{expected_version}")
@@ -660,6 +772,9 @@ class SqliteRepository(Repository):
             await conn.executemany(
                 "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
                 [(game_id, seq, version) for seq in undone])
+            await conn.execute(
+                "DELETE FROM effective_moves WHERE game_id = ? AND position > "
+                "(SELECT moves FROM games WHERE id = ?)", (game_id, game_id))
             await conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
             await self._sync_reminders(conn, game_id, version, awaited, now)
             return await self._game(conn, game_id)
@@ -737,31 +852,49 @@ class SqliteRepository(Repository):
     async def import_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
                           creator_id: int, options: Mapping[str, Any], seed: int,
                           seats: Sequence[Seat], status: str, state: Mapping[str, Any],
-                          rows: Sequence[LogRow], now: float) -> GameInfo:
+                          rows: Sequence[LogRow], now: float,
+                          snapshots: Sequence[tuple[int, int, Mapping[str, Any]]] = ()
+                          ) -> GameInfo:
         if status not in (FINISHED, CANCELLED):
             raise ValueError(f"only finished or cancelled games are imported, not {status}")
+
+        def values(game_id: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+            """The rows to insert, serialised in a worker thread (a large import)."""
+            actions = [(game_id, r.seq, r.seat, r.action,
+                        _dumps([e.to_dict() for e in r.public]),
+                        _dumps([e.to_dict() for e in r.private]), int(r.turn_end),
+                        int(r.irreversible), r.rewind_to, r.created_at) for r in rows]
+            kept = [(game_id, seq, position, _dumps(dict(data)))
+                    for seq, position, data in snapshots]
+            return actions, kept
+
+        gone = undone_by(rows)
+        path = [(r.seq, r.seat) for r in rows if r.rewind_to is None and r.seq not in gone]
 
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, creator_id, "
-                "options, seed, max_seats, state, version, created_at, updated_at, "
-                "finished_at, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "options, seed, max_seats, state, version, moves, created_at, updated_at, "
+                "finished_at, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (guild_id, channel_id, game_key, status, creator_id, _dumps(dict(options)),
-                 seed, len(seats), _dumps(state), len(rows), now, now, now))
+                 seed, len(seats), _dumps(state), len(rows), len(path), now, now, now))
             game_id = cur.lastrowid
             assert game_id is not None
             await self._insert_seats(conn, game_id, seats)
+            actions, kept = await asyncio.to_thread(values, game_id)
             await conn.executemany(
                 "INSERT INTO actions (game_id, seq, seat, action, public_events, "
                 "private_events, turn_end, irreversible, rewind_to, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, r.seq, r.seat, r.action, _dumps([e.to_dict() for e in r.public]),
-                  _dumps([e.to_dict() for e in r.private]), int(r.turn_end),
-                  int(r.irreversible), r.rewind_to, r.created_at) for r in rows])
-            undone = undone_by(rows)
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", actions)
             await conn.executemany(
                 "INSERT INTO undone_actions (game_id, seq, undo_seq) VALUES (?, ?, ?)",
-                [(game_id, seq, by) for seq, by in undone.items()])
+                [(game_id, seq, by) for seq, by in gone.items()])
+            await conn.executemany(
+                "INSERT INTO snapshots (game_id, seq, position, state) VALUES (?, ?, ?, ?)",
+                kept)
+            await conn.executemany(
+                "INSERT INTO effective_moves (game_id, position, seq, seat) VALUES (?, ?, ?, ?)",
+                [(game_id, n, seq, seat) for n, (seq, seat) in enumerate(path, start=1)])
             return await self._game(conn, game_id)
 
         return await self._write(tx)
@@ -1142,7 +1275,7 @@ class SqliteRepository(Repository):
         async def q(conn: aiosqlite.Connection) -> Reliability:
             finished = await self._scalar(
                 conn, "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
-                "WHERE s.user_id = ? AND g.status = ?", (user_id, FINISHED))
+                "WHERE s.user_id = ? AND g.status = ? AND g.imported = 0", (user_id, FINISHED))
             counts: dict[str, int] = {}
             async with conn.execute(
                     "SELECT kind, COUNT(*) FROM absence_events WHERE user_id = ? "

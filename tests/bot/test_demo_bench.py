@@ -48,6 +48,7 @@ def test_bench_tiny_writes_every_figure(tmp_path: Path) -> None:
     for key in registry.games():
         assert f"| {key} |" in text
     assert "Full service move, p99" in text and "RSS with 10 stored games" in text
+    assert "## Long games" in text and "| 40 |" in text and "Import of the largest" in text
     targets = text.split("## Targets")[1].split("## Per game")[0]
     rows = [line.split("|") for line in targets.splitlines() if line.startswith("| ")][1:]
     assert len(rows) == 5

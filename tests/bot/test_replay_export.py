@@ -5,11 +5,22 @@ game exactly (same final state, same log)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from bot import errors
-from bot.history import History, digest, effective, sample, state_at, states
+from bot.history import (
+    MAX_IMPORT_BYTES,
+    History,
+    digest,
+    effective,
+    sample,
+    sign,
+    state_at,
+    states,
+)
+from bot.i18n import t
 from bot.service import GameService
 from engines import registry
 from tests.bot.playout import USERS, new_table, play_out
@@ -82,9 +93,14 @@ async def test_tampered_or_running_exports_are_refused(service: GameService) -> 
     copy = await history.import_game(json.dumps(document).encode(), guild_id=1,
                                      channel_id=501, user_id=USERS[0])
     assert copy.status == "cancelled"
-    document["seed"] += 1  # another seed, another game: the digest no longer matches
+    document["seed"] += 1  # another seed: the signature no longer matches
     with pytest.raises(errors.ServiceError) as err:
         await history.import_game(json.dumps(document).encode(), guild_id=1, channel_id=501,
+                                  user_id=USERS[0])
+    assert err.value.key == "history.import_tampered"
+    resigned = sign(document, await history.signing_key())  # even signed by the bot itself,
+    with pytest.raises(errors.ServiceError) as err:  # another game: the digest differs
+        await history.import_game(json.dumps(resigned).encode(), guild_id=1, channel_id=501,
                                   user_id=USERS[0])
     assert err.value.key == "history.import_mismatch"
     for bad in (b"not json", b"[]", json.dumps({"format": "other"}).encode()):
@@ -131,3 +147,120 @@ async def test_animated_replay_fits_discord(service: GameService, key: str) -> N
     assert made.data[:6] == b"GIF89a" and made.frames > 2
     assert len(made.data) < min(DISCORD_LIMIT, 4 * 1024 * 1024)
     print(f"\n{key}: {made.frames} frames, {len(made.data)} bytes, {made.seconds:.2f} s")
+
+
+# ------------------------------------------------------------------ hostile imports
+
+async def _export(service: GameService, seed: int = 11) -> tuple[History, dict[str, Any]]:
+    game_id = await _finished(service, "havana", seed)
+    history = History(service)
+    return history, json.loads(await history.export(game_id))
+
+
+async def _refusal(history: History, data: bytes) -> str:
+    before = await history.repo.count_games()
+    with pytest.raises(errors.ServiceError) as err:
+        await history.import_game(data, guild_id=1, channel_id=777, user_id=USERS[0])
+    assert await history.repo.count_games() == before  # nothing stored
+    assert t(err.value.key, "en", **err.value.params) != err.value.key  # a translated text
+    return err.value.key
+
+
+async def test_forged_exports_are_refused(service: GameService) -> None:
+    """A genuine export with its seats given to other users (or any other change) is refused:
+    exports carry an HMAC signature by a key only this bot holds."""
+    history, document = await _export(service)
+    assert len(document["signature"]) == 64
+    forged = json.loads(json.dumps(document))
+    forged["seats"][0]["user_id"], forged["seats"][1]["user_id"] = 555, 556
+    assert await _refusal(history, json.dumps(forged).encode()) == "history.import_tampered"
+    unsigned = {k: v for k, v in document.items() if k != "signature"}
+    assert await _refusal(history, json.dumps(unsigned).encode()) == "history.import_unsigned"
+    other_key = sign(forged, b"another bot's key" * 2)
+    assert await _refusal(history, json.dumps(other_key).encode()) == "history.import_tampered"
+    key = await history.signing_key()
+    assert key == await history.signing_key() and len(key) == 32  # made once, then kept
+
+
+async def test_imported_games_count_nowhere(service: GameService) -> None:
+    history, document = await _export(service)
+    players = [s["user_id"] for s in document["seats"]]
+    before = {u: (await service.reliability(u)).finished for u in players}
+    copy = await history.import_game(json.dumps(document).encode(), guild_id=2,
+                                     channel_id=901, user_id=USERS[2])
+    assert copy.imported and copy.status == "finished"
+    assert {u: (await service.reliability(u)).finished for u in players} == before
+    assert not await service.ratings.rate_game(copy.id)
+    for user in players:  # only the original game was rated
+        assert all(r.games <= 1 for r in await service.ratings.profile(user, 0))
+    assert [g.imported for g in (await history.ended_games(2)).games] == [True]
+
+
+@pytest.mark.parametrize("field,value,key", [
+    ("seed", 10 ** 30, "history.import_big_number"),
+    ("seed", -1, "history.import_invalid"),
+    ("options", {"unknown": 1}, "service.unknown_option"),
+    ("exported_at", -5.0, "history.import_not_finite"),
+])
+async def test_signed_but_invalid_fields_are_refused(service: GameService, field: str,
+                                                     value: Any, key: str) -> None:
+    """Even a file signed by this bot is validated field by field (seeds and ids within 64
+    bits, known options, finite times), before any replay."""
+    history, document = await _export(service)
+    document[field] = value
+    text = json.dumps(sign(document, await history.signing_key()))
+    assert await _refusal(history, text.encode()) == key
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 33, "bad\x00name", "line\nbreak"])
+async def test_seat_names_are_validated(service: GameService, name: str) -> None:
+    history, document = await _export(service)
+    document["seats"][1]["name"] = name
+    text = json.dumps(sign(document, await history.signing_key()))
+    assert await _refusal(history, text.encode()) == "history.import_invalid"
+
+
+async def test_hostile_files_get_a_clear_refusal(service: GameService) -> None:
+    history, document = await _export(service)
+    body = json.dumps(document)
+    hostile = {
+        "history.import_nested": ("[" * 100_000 + "]" * 100_000).encode(),
+        "history.import_big_number": ('{"seed": ' + "9" * 5000 + "}").encode(),
+        "history.import_not_finite": body.replace('"at": ', '"at": 1e999, "x": ', 1).encode(),
+        "history.import_invalid": b"\xff\xfe not utf-8",
+        "history.import_too_big": b" " * (MAX_IMPORT_BYTES + 1),
+    }
+    for key, data in hostile.items():
+        assert await _refusal(history, data) == key, key
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        data = body.replace('"at": ', f'"at": {constant}, "x": ', 1).encode()
+        assert await _refusal(history, data) == "history.import_not_finite"
+    beyond = json.loads(body)
+    beyond["seats"][0]["user_id"] = 2 ** 64
+    assert await _refusal(history, json.dumps(beyond).encode()) == "history.import_big_number"
+
+
+async def test_a_large_import_of_take_backs_is_replayed_linearly(service: GameService) -> None:
+    """Thousands of take-backs at the end of a long log (the file that took 110 s when every
+    undo entry rebuilt a set of the live entries): imported whole and exact, with the replay
+    snapshots of its effective moves."""
+    from bot.bench_history import inflate
+
+    game_id = await new_table(service, "havana", 2, seed=21)
+    await play_out(service, game_id, seed=21, max_moves=90)
+    await service.cancel(game_id, USERS[0], is_admin=True)
+    history = History(service)
+    document = json.loads(await history.export(game_id))
+    unsigned = {k: v for k, v in document.items() if k != "signature"}
+    big = sign(inflate(unsigned, 600_000), await history.signing_key())
+    assert len(big["log"]) > len(document["log"]) + 5_000
+    copy = await history.import_game(json.dumps(big).encode(), guild_id=1, channel_id=990,
+                                     user_id=USERS[0])
+    original = await service.get(game_id)
+    assert copy.moves == original.moves and copy.version == len(big["log"])
+    loaded, again = await service.repo.load_game(game_id), await service.repo.load_game(copy.id)
+    assert loaded is not None and again is not None and again[1] == loaded[1]
+    frame = await history.frame(copy.id, original.moves - 1, "en")
+    _game, engine, moves = await history.moves(game_id)
+    assert frame.view == engine.view(state_at(engine, original, moves, original.moves - 1),
+                                     None)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import errors
 from bot.models import GameInfo, Seat
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
@@ -67,7 +68,8 @@ async def test_mute_lasts_until_the_next_turn(service: GameService, clock: FakeC
     t0 = clock.now
     game_id = await _game(service)
     assert await scheduler.mute(game_id, BOB)
-    assert not await scheduler.mute(game_id, 999)  # not playing: nothing to mute
+    with pytest.raises(errors.NotSeated):  # not playing: refused, not "muted"
+        await scheduler.mute(game_id, 999)
     assert await scheduler.run_due(t0 + 5 * HOUR) == 1
     assert pings.users() == [ANN]
     clock.now = t0 + 6 * HOUR

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 
 from bot.messages import account, standings
 from bot.models import ACTIVE, GameInfo, Panel, Seat
@@ -91,6 +92,36 @@ def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
     assert "mama" not in _row_text(hidden, _game(), "en")
     assert "hidden" in _row_text(hidden, _game(), "en")
     assert _row_text(open_move, _game(), "en").endswith("Ana: end")
+
+
+def test_custom_id_patterns_take_ascii_digits_only() -> None:
+    """``\\d`` also matches ``١`` (Arabic-Indic one): ids are ASCII digits, nothing else."""
+    from bot.history_views import HISTORY_ITEMS
+    from bot.ui import DYNAMIC_ITEMS
+
+    samples = ["ludo:panel:7", "ludo:do:7:3:pass", "ludo:sel:7:3:group", "ludo:mute:7",
+               "ludo:lobby:7:join", "ludo:vote:7", "ludo:undo:7:3", "ludo:uvote:7:1",
+               "ludo:logp:7:0:12:first", "ludo:rp:7:3:next", "ludo:rsel:7",
+               "ludo:hist:7:0:last", "ludo:sub:7:3:keep~a"]
+    items = (*DYNAMIC_ITEMS, *HISTORY_ITEMS)
+    for sample in samples:
+        assert any(i.__discord_ui_compiled_template__.fullmatch(sample) for i in items), sample
+        for foreign in ("١", "٣", "７", "߁"):
+            hostile = sample.replace("7", foreign).replace("3", foreign)
+            assert not any(i.__discord_ui_compiled_template__.fullmatch(hostile)
+                           for i in items), hostile
+
+
+def test_ids_are_checked_at_the_edge() -> None:
+    from bot import errors
+    from bot.guard import digits
+
+    assert digits("42") == 42 and digits(str(errors.MAX_ID)) == errors.MAX_ID
+    for bad in ("١", "1_000", "-1", "", " 4", str(errors.MAX_ID + 1), "9" * 5000, "12a"):
+        with pytest.raises(errors.BadId):
+            digits(bad)
+    with pytest.raises(errors.BadId):
+        errors.check_id(10 ** 30)
 
 
 # ---------------------------------------------------------------- the engine contract
@@ -201,7 +232,7 @@ async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
     to the same move path as a click; a bad choice is a typed refusal, nothing applied."""
     from types import SimpleNamespace
 
-    from bot import play
+    from bot import error_handler, play
 
     moves: list[tuple[int, int, str]] = []
     refusals: list[Exception] = []
@@ -213,7 +244,7 @@ async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
         refusals.append(err)
 
     monkeypatch.setattr(play, "act_from_component", act)
-    monkeypatch.setattr(play, "report_error", refuse)
+    monkeypatch.setattr(error_handler, "handle", refuse)
     item = panel_components(_panel([_multi()]), "en").children[0]
     assert isinstance(item, SubsetSelect)
     await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}))  # type: ignore[arg-type]

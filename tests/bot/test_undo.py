@@ -109,6 +109,40 @@ async def test_stale_panel_after_undo_is_refused(service: GameService) -> None:
         await service.act(game_id, USERS[0], "pick mama", expected_version=1)
 
 
+async def test_two_clicks_on_one_undo_button_take_back_one_move(service: GameService) -> None:
+    """The Undo button carries the version it was drawn at: the second click is stale
+    (Havana's two opening picks are two free steps of one seat)."""
+    game_id = await _table(service, "havana")
+    rec = Recorder(service, game_id)
+    first, irreversible, turn_end = await rec.play(0)
+    assert not irreversible and not turn_end, first
+    before_second = (await service.get(game_id)).version
+    _game, engine, state = await service._load(game_id)
+    assert 0 in engine.active_players(state)  # seat 0 has a second free step to take
+    await rec.play(0)
+    button_version = (await service.get(game_id)).version
+    done = await Undo(service).request(game_id, USERS[0], expected_version=button_version)
+    assert done.applied and len(done.taken_back) == 1
+    with pytest.raises(errors.StaleVersion):  # the same button, clicked again
+        await Undo(service).request(game_id, USERS[0], expected_version=button_version)
+    await _assert_rewound(service, game_id, rec.snapshots[before_second])
+    assert len(effective(await service.repo.history(game_id))) == 1  # the first move stays
+
+
+async def test_undo_racing_a_move_cannot_take_it_back(service: GameService) -> None:
+    """An Undo drawn before another player's move is out of date once that move is saved."""
+    game_id = await _table(service, "havana")
+    rec = Recorder(service, game_id)
+    await rec.play(0)
+    button_version = (await service.get(game_id)).version
+    await rec.play(1)  # the other player's move lands first
+    with pytest.raises(errors.StaleVersion):
+        await Undo(service).request(game_id, USERS[0], expected_version=button_version)
+    rows = await service.repo.history(game_id)
+    assert [r.seat for r in effective(rows)] == [0, 1] and not any(r.is_undo for r in rows)
+    assert await Undo(service).pending(game_id) is None  # no vote opened either
+
+
 # ------------------------------------------------------------------ votes
 
 async def test_havana_crossing_a_hidden_pick_needs_the_other_player(

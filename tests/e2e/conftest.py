@@ -14,7 +14,7 @@ import yarl
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import HANG, FakeDiscord
 
 # discord.py waits this long after the last GUILD_CREATE before "ready"; 2 s by default.
 GUILD_READY_TIMEOUT = 0.05
@@ -53,7 +53,7 @@ async def _wait_ready(bot: commands.Bot, task: asyncio.Task[None], timeout: floa
 
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, bot: commands.Bot, *, expect_sync: bool = False,
-                      timeout: float = 10.0, allow_errors: bool = False
+                      timeout: float = HANG, allow_errors: bool = False
                       ) -> AsyncIterator[commands.Bot]:
     """Start ``bot`` against the fake, wait until ready (and synced), always close it cleanly.
 

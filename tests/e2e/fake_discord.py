@@ -40,6 +40,13 @@ from tests.e2e import discord_limits
 log = logging.getLogger(__name__)
 
 DISCORD_EPOCH_MS = 1420070400000
+# The bound of every wait for the bot: it only catches a hang. Tests must pass on a busy
+# machine, so no wait asserts speed (speed is measured by `make bench`).
+HANG = 300.0
+# Discord's enforce_nonce: a message posted again with the same nonce by the same author
+# within "a few minutes" returns the first message instead of creating a second.
+NONCE_WINDOW = 300.0
+MENTION = re.compile(r"<@!?(\d+)>")
 API_PREFIX = "/api/v10"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -243,7 +250,7 @@ class InteractionRecord:
     def ack_latency(self) -> float | None:
         return None if self.acked_at is None else self.acked_at - self.dispatched_at
 
-    async def wait(self, timeout: float = 5.0) -> InteractionRecord:
+    async def wait(self, timeout: float = HANG) -> InteractionRecord:
         await asyncio.wait_for(self.responded.wait(), timeout)
         return self
 
@@ -306,6 +313,7 @@ class FakeDiscord:
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self._dm_channels: dict[int, int] = {}
         self._faults: list[Fault] = []
+        self._nonces: dict[str, tuple[float, StoredMessage]] = {}  # enforce_nonce
         self._changed = asyncio.Condition()
         self._in_flight = 0
         self._last_activity = time.monotonic()
@@ -514,7 +522,7 @@ class FakeDiscord:
             await conn.send(0, data, event)
         return len(targets)
 
-    async def wait_for_connection(self, timeout: float = 10.0) -> None:
+    async def wait_for_connection(self, timeout: float = HANG) -> None:
         await self._wait_until(lambda: any(c.identified for c in self.connections), timeout)
 
     async def drop_connections(self, code: int = 1001) -> None:
@@ -667,7 +675,7 @@ class FakeDiscord:
         return [c for c in self.calls[since:]
                 if c.method == method.upper() and pattern.search(c.path)]
 
-    async def wait_for_call(self, method: str, path_regex: str, *, timeout: float = 5.0,
+    async def wait_for_call(self, method: str, path_regex: str, *, timeout: float = HANG,
                             since: int = 0, count: int = 1) -> Call:
         """The ``count``-th matching call made at or after index ``since``, once answered."""
 
@@ -677,7 +685,7 @@ class FakeDiscord:
 
         return await self._wait_until(found, timeout)
 
-    async def idle(self, *, quiet: float = 0.05, timeout: float = 10.0) -> None:
+    async def idle(self, *, quiet: float = 0.05, timeout: float = HANG) -> None:
         """Wait until no request is in flight and none arrived for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout
         while True:
@@ -800,7 +808,8 @@ class FakeDiscord:
             "id": str(self.ids.next()), "channel_id": str(channel_id), "type": mtype,
             "author": self.bot_user, "content": body.get("content") or "",
             "timestamp": now_iso(), "edited_timestamp": None, "tts": bool(body.get("tts")),
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+            "mention_everyone": False, "mentions": self._mentions(body), "mention_roles": [],
+            "attachments": [],
             "embeds": copy.deepcopy(body.get("embeds") or []), "pinned": False,
             "components": copy.deepcopy(body.get("components") or []),
             "flags": (int(body.get("flags") or 0) & (EPHEMERAL | (1 << 15) | (1 << 2)))
@@ -937,7 +946,33 @@ class FakeDiscord:
     async def _post_message(self, call: Call, channel_id: str) -> dict[str, Any]:
         channel = self._channel(channel_id)
         self._check_sendable(channel)
-        return self._create_message(int(channel_id), call.json, call.files).data
+        body = call.json or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            earlier = self._nonces.get(str(nonce))
+            if earlier is not None and time.monotonic() - earlier[0] < NONCE_WINDOW:
+                return earlier[1].data  # the same message again, none created
+        message = self._create_message(int(channel_id), call.json, call.files)
+        if nonce is not None:
+            message.data["nonce"] = str(nonce)
+            if body.get("enforce_nonce"):
+                self._nonces[str(nonce)] = (time.monotonic(), message)
+        return message.data
+
+    def _mentions(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The users a new message pings: mentioned in its content and let through by its
+        ``allowed_mentions`` (all of them when it has none)."""
+        allowed = body.get("allowed_mentions")
+        out = []
+        for found in dict.fromkeys(MENTION.findall(body.get("content") or "")):
+            if allowed is not None and "users" not in (allowed.get("parse") or []) \
+                    and found not in {str(u) for u in allowed.get("users") or []}:
+                continue
+            try:
+                out.append(copy.deepcopy(self.user(found)))
+            except LookupError:
+                out.append({"id": found})
+        return out
 
     async def _history(self, call: Call, channel_id: str) -> list[dict[str, Any]]:
         self._channel(channel_id)
@@ -1360,7 +1395,7 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
-    async def interact(self, payload: dict[str, Any], *, timeout: float = 5.0,
+    async def interact(self, payload: dict[str, Any], *, timeout: float = HANG,
                        settle: bool = True, quiet: float = 0.05) -> InteractionRecord:
         """Send an interaction and wait for its acknowledgement; with ``settle``, also for the
         bot to finish answering it (see :meth:`settled`)."""
@@ -1370,7 +1405,7 @@ class FakeDiscord:
             await self.settled(record, timeout=timeout, quiet=quiet)
         return record
 
-    async def settled(self, record: InteractionRecord, *, timeout: float = 5.0,
+    async def settled(self, record: InteractionRecord, *, timeout: float = HANG,
                       grace: float = 1.0, quiet: float = 0.05) -> None:
         """Wait until the bot has finished answering ``record``: a deferred reply no longer
         "thinking"; after a deferred update, its edit or followup (at most ``grace`` s, as a

@@ -25,11 +25,17 @@ from bot.messages import jump_link
 from bot.settings import Settings
 from engines.base import Message
 from tests.e2e.conftest import RunBot
-from tests.e2e.fake_discord import FakeDiscord, InteractionRecord, StoredFile, StoredMessage
+from tests.e2e.fake_discord import (
+    HANG,
+    FakeDiscord,
+    InteractionRecord,
+    StoredFile,
+    StoredMessage,
+)
 from tests.e2e.test_havana_e2e import Table, final_title
 
 HOUR = 3600.0
-WAIT = 5.0  # seconds: the bound of every wait for the bot
+WAIT = HANG  # only catches a hang: no test asserts speed
 
 
 class FakeClock:
@@ -209,8 +215,8 @@ async def test_warning_then_ai_plays_while_the_bot_runs(fake_discord: FakeDiscor
         applied = await table.human_log(bot)
         assert len(applied) == 2 and all(a.startswith("pick") for a in applied), applied
         # The moves played for her were announced like any turn: board and who is next.
-        after = [m for m in fake.public_messages() if m.id > warned.id and m.attachments]
-        assert after and all(m.attachments[0].content_type == "image/png" for m in after)
+        after = await wait_public(fake, lambda m: m.id > warned.id and bool(m.attachments))
+        assert all(m.attachments[0].content_type == "image/png" for m in after)
         await asyncio.sleep(0.2)
         assert len([m for m in fake.public_messages() if "⌛" in m.content]) == 1
         assert (await bot.service.reliability(alice)).timeouts == 1
@@ -323,12 +329,12 @@ async def test_replay_export_and_import_of_a_finished_game(fake_discord: FakeDis
         await open_game(table, ais=1)
         # Alice (server owner) hands her seat to an AI, which plays the game to its end.
         await fake.interact(fake.slash("game kick", {"player": "alice"}))
-        await wait_public(fake, lambda m: final_title() in m.content, timeout=30.0)
+        await wait_public(fake, lambda m: final_title() in m.content)
         game_id = table.game_id
 
         # Step through the finished game.
         record = await fake.interact(fake.slash("game replay"))
-        step, gif = await answers(fake, record, 2, timeout=20.0)  # the GIF takes a while
+        step, gif = await answers(fake, record, 2)  # the GIF takes a while
         assert step.ephemeral and "position 0/" in step.content
         assert gif.attachments[0].filename.endswith(".gif")
         total = int(re.search(r"position 0/(\d+)", step.content)[1])  # type: ignore[index]
@@ -381,5 +387,19 @@ async def test_replay_export_and_import_of_a_finished_game(fake_discord: FakeDis
         record = await fake.interact(fake.slash("game import", {"file": bad}))
         (refusal,) = fake.interaction_messages(record)
         assert "⚠️" in refusal.content and refusal.ephemeral  # a refusal is never public
+        assert await bot.repo.count_games() == games
+        # Hostile files: each a clear, translated, private refusal; nothing created.
+        forged = json.loads(upload.data)
+        forged["seats"][0]["user_id"] = fake.user_id("dave")  # someone else's finished game
+        hostile = {
+            "history.import_nested": b"[" * 100_000 + b"]" * 100_000,
+            "history.import_big_number": ('{"seed": ' + "9" * 5000 + "}").encode(),
+            "history.import_tampered": json.dumps(forged).encode(),
+        }
+        for key, data in hostile.items():
+            file = StoredFile("files[0]", "hostile.json", "application/json", data)
+            record = await fake.interact(fake.slash("game import", {"file": file}))
+            (refusal,) = fake.interaction_messages(record)
+            assert refusal.ephemeral and t(key, "en") in refusal.content, key
         assert await bot.repo.count_games() == games
     assert fake.rejections == []

@@ -398,3 +398,25 @@ def test_limits_catch_what_discord_refuses() -> None:
     menu = {"type": 1, "components": [select]}
     problems = discord_limits.message_problems({"components": [menu]})
     assert any("26 options" in p for p in problems)
+
+
+async def test_enforce_nonce_returns_the_earlier_message(fake_discord: FakeDiscord,
+                                                         run_bot: RunBot) -> None:
+    """As Discord: a post repeated with the same nonce (enforce_nonce) is the first message
+    again; a post without it, or with another nonce, is a new message. Mentions are only
+    those that allowed_mentions lets through."""
+    fake = fake_discord
+    alice, bob = fake.user_id("alice"), fake.user_id("bob")
+    async with run_bot(make_bot()) as bot:
+        channel = await bot.fetch_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        only_alice = discord.AllowedMentions(users=[discord.Object(alice)])
+        first = await channel.send(f"<@{alice}> <@{bob}> go", nonce="turn-1",
+                                   allowed_mentions=only_alice)
+        again = await channel.send(f"<@{alice}> <@{bob}> go", nonce="turn-1",
+                                   allowed_mentions=only_alice)
+        other = await channel.send("another", nonce="turn-2")
+    assert again.id == first.id and other.id != first.id
+    stored = fake.channel_messages(ephemeral=False)
+    assert [m.content for m in stored].count(f"<@{alice}> <@{bob}> go") == 1
+    assert [u["id"] for u in fake.message(first.id).data["mentions"]] == [str(alice)]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,6 @@ IMAGE_STEPS = ("setup_arrange", "setup_castle", "space")
 PANEL_IMAGE = "tuscany_panel.png"
 PREFERRED = {"confirm", "place", "tile", "space"}
 MAX_MOVES = 200
-DEADLINE = 90.0
 
 
 def private_patterns() -> list[re.Pattern[str]]:
@@ -100,14 +98,18 @@ class Table:
                                        else offered)
         if component["type"] == 2:
             return self.fake.button(component["custom_id"], panel)
+        low = component.get("min_values", 1)
+        if component.get("max_values", 1) > 1:  # a subset decision: pick its smallest size
+            values = [o["value"] for o in component["options"]]
+            return self.fake.select(component["custom_id"], rng.sample(values, max(low, 1)),
+                                    panel)
         return self.fake.select(component["custom_id"], [action], panel)
 
     async def play(self, rng: random.Random, *, until: set[str], moves: int) -> int:
         """Random clicks on the panel until every step of ``until`` showed its image and
         ``moves`` were made (at most MAX_MOVES)."""
-        made, deadline = 0, time.monotonic() + DEADLINE
+        made = 0
         while made < MAX_MOVES and (made < moves or not until <= set(self.images)):
-            assert time.monotonic() < deadline, "the game went too slowly"
             panel = self.panel
             if panel is None or not panel.interactive():
                 panel = await self.open_panel()
@@ -212,3 +214,57 @@ async def test_look_shows_any_region_privately(
         record = await fake.interact(fake.slash("tuscany look", {"player": 4}))
         (refusal,) = fake.interaction_messages(record)
         assert refusal.ephemeral and "⚠️" in refusal.content
+
+
+async def test_cancelled_game_panel_asks_for_nothing(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    """After a cancel, "My panel" says the game is over, without the step's question."""
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")):
+        table = Table(fake)
+        await table.open()
+        started = fake.last_message(predicate=lambda m: any(
+            c["custom_id"].startswith("ludo:panel:") for c in m.interactive()))
+        before = await table.open_panel()
+        ask = t("tuscany.panel.ask.setup_arrange", "en")
+        assert ask in before.content  # the human is awaited in the arrangement step
+        await fake.interact(fake.slash("game cancel"))  # the only human votes: cancelled
+        button = started.find(prefix="ludo:panel:")
+        record = await fake.interact(fake.button(button["custom_id"], started))
+        (panel,) = fake.interaction_messages(record)
+        assert panel.ephemeral
+        assert t("ui.game_not_active", "en") in panel.content
+        assert ask not in panel.content
+        assert not panel.interactive() and not panel.attachments
+
+
+async def test_turn_message_text_and_board_share_one_language(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    """A French server without a language override: the turn message's text and its board
+    image are both French (one rule: override, then Discord's server locale, then default)."""
+    fake = fake_discord
+    fake.guilds[fake.guild_id]["preferred_locale"] = "fr"
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    drawn: list[str] = []
+    render = bot.service._render_fn
+
+    async def recording(game_key: str, view: Any, names: Any, locale: str) -> bytes:
+        drawn.append(locale)
+        return await render(game_key, view, names, locale)
+
+    bot.service._render_fn = recording
+    async with run_bot(bot):
+        record = await fake.interact(fake.slash("game new", {"game": "tuscany", "seats": 2}))
+        (lobby,) = fake.interaction_messages(record)
+        mark = len(fake.calls)
+        for op in ("ai", "start"):  # the lobby's labels are French: found by custom_id
+            button = next(c for c in lobby.interactive() if c["custom_id"].endswith(op))
+            await fake.interact(fake.button(button["custom_id"], lobby))
+        await fake.wait_for_call("POST", r"^/channels/\d+/messages$", since=mark)
+        await fake.idle()
+        started = fake.last_message(predicate=lambda m: any(
+            f.filename == "tuscany.png" for f in m.attachments))
+        fr_name = t("tuscany.name", "fr")
+        assert t("ui.started", "fr", game=fr_name, players="").split("{")[0][:12] \
+            in started.content
+        assert drawn and set(drawn) == {"fr"}

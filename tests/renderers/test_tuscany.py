@@ -4,8 +4,6 @@ every phase and table size drawable, and sizes fit for Discord."""
 from __future__ import annotations
 
 import copy
-import statistics
-import time
 from functools import partial
 from typing import Any
 
@@ -152,16 +150,3 @@ def test_scale_and_png_size() -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < MAX_PNG_BYTES
     region = encode_png(tuscany.render_region(view, 1, names=NAMES, labels=True, words=EN))
     assert len(region) < MAX_PNG_BYTES
-
-
-def test_render_and_encode_are_fast_enough() -> None:
-    """The budget is 60 ms at the median on the bot's machine; a shared test runner gets
-    three times that."""
-    view = load_fixture("tuscany_space_4p")
-    tuscany.render(view, names=NAMES, words=EN)  # fonts loaded
-    times = []
-    for _ in range(7):
-        start = time.perf_counter()
-        encode_png(tuscany.render(view, names=NAMES, words=EN))
-        times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.18

@@ -1,0 +1,91 @@
+"""The real bot in a child process, against the parent test's fake Discord, that kills itself
+(SIGKILL: no clean close, nothing flushed) at one point between a move's commit and its turn
+message being marked sent. Used by ``test_crash_e2e.py``.
+
+``python -m tests.e2e.crash_child API_BASE GATEWAY_URL TOKEN DATABASE POINT`` where POINT is
+``committed`` (the move and its outbox row are saved, nothing posted), ``before_post`` (the
+message is built, its POST not made) or ``posted`` (Discord has the message; the outbox row
+is not yet marked sent). Only a turn message that pings someone triggers the kill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.abc
+import yarl
+from discord.gateway import DiscordWebSocket
+
+from bot.app import build_bot
+from bot.settings import Settings
+from bot.storage.sqlite import SqliteRepository
+
+POINTS = ("committed", "before_post", "posted")
+
+
+def die() -> None:
+    sys.stderr.write("crash_child: SIGKILL\n")
+    sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def pings(kwargs: dict[str, Any]) -> bool:
+    mentions = kwargs.get("allowed_mentions")
+    return bool(kwargs.get("nonce")) and isinstance(mentions, discord.AllowedMentions) \
+        and isinstance(mentions.users, list) and bool(mentions.users)
+
+
+def arm(point: str) -> None:
+    if point == "committed":
+        save = SqliteRepository.save_move
+
+        @wraps(save)
+        async def save_then_die(self: SqliteRepository, *args: Any, **kwargs: Any) -> Any:
+            saved = await save(self, *args, **kwargs)
+            if kwargs.get("outbox") and kwargs.get("awaited"):  # a human will be pinged
+                die()
+            return saved
+
+        SqliteRepository.save_move = save_then_die  # type: ignore[method-assign]
+        return
+    send = discord.abc.Messageable.send
+
+    @wraps(send)
+    async def send_and_die(self: Any, *args: Any, **kwargs: Any) -> Any:
+        turn = pings(kwargs)
+        if turn and point == "before_post":
+            die()
+        message = await send(self, *args, **kwargs)
+        if turn and point == "posted":
+            die()
+        return message
+
+    discord.abc.Messageable.send = send_and_die  # type: ignore[method-assign,assignment]
+
+
+async def run(token: str, database: Path) -> None:
+    bot = await build_bot(Settings(discord_token=token, database=database, ai_delay=0))
+    bot._connection.guild_ready_timeout = 0.05
+    async with bot:
+        await bot.start(token)
+
+
+def main(argv: list[str]) -> None:
+    api, gateway, token, database, point = argv
+    if point not in POINTS:
+        raise SystemExit(f"unknown point {point!r}: one of {POINTS}")
+    discord.http.Route.BASE = api
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    arm(point)
+    asyncio.run(run(token, Path(database)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
