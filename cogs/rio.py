@@ -156,27 +156,23 @@ async def _game_and_panel(interaction: discord.Interaction[Any]) -> tuple[Any, A
 
 async def _run(interaction: discord.Interaction[Any], actions: list[str]) -> None:
     """Apply several steps of one decision in order, each durable on its own, then show
-    the refreshed panel once. A refused step stops there and says why. The interaction is
-    already deferred (privately)."""
+    the refreshed panel once. A refused step stops there; the bot's one error handler says
+    why. The interaction is already deferred (privately)."""
     bot = play.bot_of(interaction)
     game = await bot.service.in_channel(interaction.channel_id or 0)
+    if game is None or game.game_key != KEY:
+        raise NoGameHere()
+    private = []
     try:
-        if game is None or game.game_key != KEY:
-            raise NoGameHere()
-        private = []
         for action in actions:
             result = await bot.service.act(game.id, interaction.user.id, action)
             seat = result.game.seat_of(interaction.user.id)
             if seat is not None:
                 private += result.private_events.get(seat.seat, [])
             await play.publish(bot, result)
-    except (ServiceError, GameError) as err:
-        await play.report_error(interaction, err)
-        if game is not None:
-            bot.schedule_ai(game.id)
-        return
+    finally:
+        bot.schedule_ai(game.id)
     await play.send_panel(interaction, game.id, private=private)
-    bot.schedule_ai(game.id)
 
 
 def keep_suggestions(options: tuple[str, ...], typed: str) -> list[str]:
@@ -276,11 +272,7 @@ class Rio(commands.Cog):
                     want: str = "", player: app_commands.Range[int, 1, 5] | None = None
                     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            gives, wants = parse_offer(give), parse_offer(want)
-        except ServiceError as err:
-            await play.report_error(interaction, err)
-            return
+        gives, wants = parse_offer(give), parse_offer(want)
         found = await _game_and_panel(interaction)
         trade_menu = found[1].view.get("trade_menu", "") if found else ""
         steps = offer_actions(gives, wants, None if player is None else player - 1,

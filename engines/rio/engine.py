@@ -168,7 +168,14 @@ class RioEngine:
         return state.to_dict(s)
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
-        return state.from_dict(data)
+        try:
+            return state.from_dict(data)
+        except InvalidState:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as err:
+            # a field of the wrong shape met before its own check: damaged all the same
+            raise InvalidState(f"Invalid Río state: {type(err).__name__}",
+                               key="error.invalid_state") from None
 
     def active_players(self, s: State) -> frozenset[int]:
         return active(s)

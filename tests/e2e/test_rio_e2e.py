@@ -55,7 +55,7 @@ def offered(panel: StoredMessage) -> list[tuple[dict[str, Any], str]]:
             parts = component["custom_id"].split(":", 4)  # ludo:do:<game>:<ver>:<action>
             if parts[1] == "do":
                 out.append((component, parts[4].replace("~", " ")))
-        elif component["custom_id"].startswith("ludo:"):
+        elif component["custom_id"].startswith("ludo:sel:"):
             out += [(component, o["value"]) for o in component["options"]]
     return out
 
@@ -68,6 +68,7 @@ class Table:
         self.defended: set[str] = set()  # combat steps the human played as a defender
         self.by_command = 0
         self.images = 0
+        self.kept: set[str] = set()  # how the human answered keep/withdraw: panel, command
 
     async def open(self, seats: int, humans: tuple[str, ...] = ("alice",)) -> None:
         fake = self.fake
@@ -132,6 +133,19 @@ class Table:
         if any(a.filename == "rio_panel.png" for a in panel.attachments):
             self.images += 1
         if step == "combat_keep":
+            multi = [c for c in panel.interactive()
+                     if c["custom_id"].startswith("ludo:sub:")]
+            if multi and rng.random() < 0.5:  # the panel's one multi-select
+                select = multi[0]
+                values = [o["value"] for o in select["options"]]
+                size = rng.randint(select.get("min_values", 0),
+                                   select.get("max_values", len(values)))
+                record = await self.fake.interact(self.fake.select(
+                    select["custom_id"], rng.sample(values, size), panel))
+                self.kept.add("panel")
+                fresh = self.fake.interaction_messages(record)
+                return fresh[-1] if fresh else None
+            self.kept.add("command")
             return await self.keep(rng)
         if rng.random() < 0.1:
             answer = await self.by_slash(rng)
