@@ -161,7 +161,8 @@ class Deliverer:
             if deadlines:
                 lines.append(t("deadline.turn_due", locale,
                                deadline=stamp(min(deadlines.values()))))
-        image = await bot.service.turn_board(game, payload["state"], locale)
+        image = await bot.service.turn_board(game, payload["state"], locale,
+                                             version=row.version)
         kwargs: dict[str, Any] = {
             "content": messages.clip("\n".join(lines)) or None,
             "allowed_mentions": discord.AllowedMentions(

@@ -7,9 +7,11 @@ present its result. Nothing here knows a game's rules: panels come from the engi
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +38,22 @@ if TYPE_CHECKING:
     from bot.app import LudoBot
 
 log = logging.getLogger(__name__)
+
+# In a crowd, every interaction is acknowledged first (a deferral is one short request), then
+# at most this many build their answer at once: the acknowledgements still waiting are not
+# queued behind two hundred half-built panels sharing the event loop.
+CONCURRENT_ANSWERS = 8
+_answering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def answering() -> asyncio.Semaphore:
+    """The semaphore of answers being built, one per event loop (tests run one per test)."""
+    loop = asyncio.get_running_loop()
+    sem = _answering.get(loop)
+    if sem is None:
+        sem = _answering[loop] = asyncio.Semaphore(CONCURRENT_ANSWERS)
+    return sem
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> LudoBot:
@@ -131,7 +149,8 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
         from bot.history_views import undo_button
         from bot.undo import plan_undo
 
-        row = max((item.row or 0 for item in view.children), default=-1) + 1
+        row = max((getattr(item, "item", item).row or 0 for item in view.children),
+                  default=-1) + 1
         plan = plan_undo(await bot.service.repo.undo_tail(game_id, panel.seat), panel.seat)
         if row < 5 and plan is not None and not plan.needs_consent:
             button = undo_button(game_id, panel.game.version, locale)
@@ -147,23 +166,36 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
 
 async def panel_file(bot: LudoBot, panel: Panel, locale: str) -> discord.File | None:
     """The presenter's private image for this panel (a board labelled for the choice), drawn
-    and encoded in a worker thread so the event loop keeps answering."""
+    and encoded in a worker thread so the event loop keeps answering, and kept in the image
+    cache: it depends only on (game, version, seat, locale)."""
     if panel.game.status != ACTIVE:
         return None
     presenter = bot.presenter(panel.game.game_key)
 
-    def draw() -> bytes | None:
+    def draw() -> bytes:
         image = presenter.panel_image(panel.view, panel.seat, locale)
-        return None if image is None else encode_png(image)
+        return b"" if image is None else encode_png(image)  # b"": this step has no image
 
-    data = await off_loop(draw)
-    if data is None:
+    game = panel.game
+    key = ("panel", game.id, game.version, panel.seat, locale, tuple(s.name for s in game.seats))
+    data = await bot.service.images.get(key, lambda: off_loop(draw))
+    if not data:
         return None
     return discord.File(io.BytesIO(data), filename=f"{panel.game.game_key}_panel.png")
 
 
+async def defer_private(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge at once with a private "thinking…": the answer may wait on the database
+    and an image under load, and Discord drops an interaction not acknowledged within 3 s."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> None:
-    await send_panel(interaction, game_id)
+    """The clicker's private panel; acknowledged before anything is read or drawn."""
+    await defer_private(interaction)
+    async with answering():
+        await send_panel(interaction, game_id)
 
 
 # ---------------------------------------------------------------- moves
@@ -172,18 +204,20 @@ async def act_from_component(interaction: discord.Interaction[Any], game_id: int
                              version: int, action: str) -> None:
     """A click in a private panel: defer, apply, then refresh that panel in place."""
     await interaction.response.defer()
-    await _act(interaction, game_id, action, expected_version=version, edit=True)
+    async with answering():
+        await _act(interaction, game_id, action, expected_version=version, edit=True)
 
 
 async def act_from_command(interaction: discord.Interaction[Any], action: str) -> None:
     """A slash command move: the game is the one in this channel."""
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    game = await bot.service.in_channel(interaction.channel_id or 0)
-    if game is None:
-        await reply(interaction, t("service.no_game_here", user_locale(interaction)))
-        return
-    await _act(interaction, game.id, action, expected_version=None, edit=False)
+    async with answering():
+        game = await bot.service.in_channel(interaction.channel_id or 0)
+        if game is None:
+            await reply(interaction, t("service.no_game_here", user_locale(interaction)))
+            return
+        await _act(interaction, game.id, action, expected_version=None, edit=False)
 
 
 async def _act(interaction: discord.Interaction[Any], game_id: int, action: str, *,
@@ -274,8 +308,8 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
     bot = bot_of(interaction)
     user = interaction.user
+    await interaction.response.defer()  # acknowledged before the database (and the board)
     if op == "start":
-        await interaction.response.defer()
         result = await bot.service.start(game_id, user.id)
         await interaction.edit_original_response(
             content=await lobby_text(bot, result.game, user_locale(interaction)),
@@ -284,8 +318,8 @@ async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: s
         return
     game = await seat_change(bot, game_id, user, op)
     locale = await public_locale(bot, game.guild_id)
-    await interaction.response.edit_message(content=await lobby_text(bot, game, locale),
-                                            view=lobby_view(game.id, locale))
+    await interaction.edit_original_response(content=await lobby_text(bot, game, locale),
+                                             view=lobby_view(game.id, locale))
 
 
 async def seat_change(bot: LudoBot, game_id: int, user: discord.abc.User, op: str) -> GameInfo:

@@ -29,6 +29,7 @@ from typing import Any
 
 from bot import clocks, errors
 from bot.i18n import LOCALES, normalise
+from bot.image_cache import ImageCache
 from bot.models import (
     ACTIVE,
     CANCELLED,
@@ -190,6 +191,7 @@ class GameService:
         self.clock = clock
         self.ai_delay = ai_delay
         self._render_fn = render
+        self.images = ImageCache()
         self._engine_for = engine_for
         self.default_locale = normalise(default_locale)
         self.default_reminder_hours = default_reminder_hours
@@ -634,29 +636,37 @@ class GameService:
                 if found is None:
                     raise errors.NotSeated(game_id=game_id)
                 seat = found.seat
-            return await self._render_fn(game.game_key, engine.view(state, seat),
-                                         await self.names(game), normalise(locale))
+            return await self.image(game, engine, state, seat, normalise(locale))
+
+    async def image(self, game: GameInfo, engine: Engine, state: Any, seat: int | None,
+                    locale: str) -> bytes:
+        """The board of ``state`` (at ``game.version``) as ``seat`` sees it (None: spectator),
+        drawn once per (game, version, viewer, locale, names) however many ask."""
+        names = await self.names(game)
+        key = ("board", game.id, game.version, seat, locale, tuple(names))
+        return await self.images.get(key, lambda: self._render_fn(
+            game.game_key, engine.view(state, seat), names, locale))
 
     async def _render(self, game: GameInfo, engine: Engine, state: Any) -> bytes | None:
         """The public (spectator) board in the server's language; a drawing bug must not
         lose an already saved move, so it is logged and the message goes without image."""
         try:
             locale = await self.guild_locale(game.guild_id) or self.default_locale
-            return await self._render_fn(game.game_key, engine.view(state, None),
-                                         await self.names(game), locale)
+            return await self.image(game, engine, state, None, locale)
         except Exception:
             log.exception("game %d: rendering the board failed", game.id)
             return None
 
     async def turn_board(self, game: GameInfo, state: Mapping[str, Any],
-                         locale: str) -> bytes | None:
-        """The spectator board of an outbox turn message, drawn in ``locale``; a drawing bug
+                         locale: str, *, version: int) -> bytes | None:
+        """The spectator board of an outbox turn message (the state saved at ``version``),
+        drawn in ``locale`` once however many ask (``/game board`` shares it); a drawing bug
         must not hold the message back, so it is logged and the message goes without it."""
         try:
             engine = self.engine(game.game_key)
-            view = engine.view(engine.from_dict(state), None)
-            return await self._render_fn(game.game_key, view, await self.names(game),
-                                         normalise(locale))
+            at = dataclasses.replace(game, version=version)
+            return await self.image(at, engine, engine.from_dict(state), None,
+                                    normalise(locale))
         except Exception:
             log.exception("game %d: rendering the board failed", game.id)
             return None

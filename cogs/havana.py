@@ -48,6 +48,10 @@ class HavanaPresenter:
         if me.get("pending_picks"):
             lines.append(t("havana.panel.picked", locale,
                            cards=_cards(me["pending_picks"], locale)))
+        if view["phase"] == "start_pick" and seat in view.get("active", []):
+            # The start asks for two cards, one pick at a time: say so before the first.
+            lines.append(t("havana.panel.ask.start_pick", locale,
+                           n=len(me.get("pending_picks") or []) + 1))
         return "\n".join(lines)
 
     def status_text(self, view: dict[str, Any], names: list[str], locale: str) -> str:

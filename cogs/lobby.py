@@ -190,22 +190,24 @@ class Lobby(commands.Cog):
     @app_commands.describe(private=L("Only you see it", "cmd.board.private"))
     async def board(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         await interaction.response.defer(ephemeral=private, thinking=True)
-        game = await self._here(interaction)
-        if game.status == LOBBY:
-            raise ServiceError(key="service.not_started")
-        locale = (play.user_locale(interaction) if private
-                  else await play.public_locale(self.bot, interaction.guild_id))
-        png = await self.bot.service.board(game.id, locale=locale)
-        view = await self.bot.service.view(game.id, None)
-        status = self.bot.presenter(game.game_key).status_text(
-            view, [s.name for s in game.seats], locale)
-        await interaction.followup.send(
-            status or "\u200b", file=discord.File(io.BytesIO(png), f"{game.game_key}.png"),
-            view=play.turn_message_view(game.id, locale), ephemeral=private)
+        async with play.answering():
+            game = await self._here(interaction)
+            if game.status == LOBBY:
+                raise ServiceError(key="service.not_started")
+            locale = (play.user_locale(interaction) if private
+                      else await play.public_locale(self.bot, interaction.guild_id))
+            png = await self.bot.service.board(game.id, locale=locale)
+            view = await self.bot.service.view(game.id, None)
+            status = self.bot.presenter(game.game_key).status_text(
+                view, [s.name for s in game.seats], locale)
+            await interaction.followup.send(
+                status or "\u200b", file=discord.File(io.BytesIO(png), f"{game.game_key}.png"),
+                view=play.turn_message_view(game.id, locale), ephemeral=private)
 
     @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
                                                           "cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await play.defer_private(interaction)
         game = await self._here(interaction)
         await play.open_panel(interaction, game.id)
 
@@ -216,12 +218,14 @@ class Lobby(commands.Cog):
                    count: app_commands.Range[int, 1, 50] = 15) -> None:
         """The whole public log, ``count`` entries a page (bot/history_views.py), last
         page first."""
+        await play.defer_private(interaction)  # the log is read from the database
         game = await self._here(interaction)
         await history_views.send_log(interaction, game.id, size=count)
 
     @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
                                                           "cmd.mine.desc"))
     async def mine(self, interaction: discord.Interaction[Any]) -> None:
+        await play.defer_private(interaction)  # loads every game of the user
         locale = play.user_locale(interaction)
         games = await self.bot.service.mine(interaction.user.id)
         if not games:

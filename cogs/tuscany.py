@@ -107,6 +107,17 @@ def _pending(view: dict[str, Any], locale: str) -> list[str]:
     return lines
 
 
+def _ask(view: dict[str, Any], locale: str) -> list[str]:
+    """What the step asks; when no stored tile can be placed, the action menu says so and
+    why (the engine names the reason in the seat's own view)."""
+    step = step_of(view)
+    cannot_place = view.get("cannot_place")
+    if step == "main" and cannot_place:
+        return [t("tuscany.panel.ask.main_no_place", locale),
+                t("tuscany.panel.no_place", locale, reason=t(cannot_place, locale))]
+    return [t(f"tuscany.panel.ask.{step}", locale)]
+
+
 class TuscanyPresenter:
     key = KEY
 
@@ -123,7 +134,7 @@ class TuscanyPresenter:
         if view["phase"] == "arrange":
             lines.append(_arrangement(me, locale))
         if seat in view.get("active", []):
-            lines.append(t(f"tuscany.panel.ask.{step_of(view)}", locale))
+            lines.extend(_ask(view, locale))
             if view["phase"] == "play" and view.get("marble_used"):
                 lines.append(t("tuscany.panel.marble_used", locale))
         return "\n".join(lines)

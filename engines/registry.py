@@ -29,6 +29,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("tuscany", engine="engines.tuscany", renderer="renderers.tuscany",
           cog="cogs.tuscany"),
     Entry("rio", engine="engines.rio", renderer="renderers.rio", cog="cogs.rio"),
+    Entry("minos", engine="engines.minos", renderer="renderers.minos", cog="cogs.minos"),
 )
 
 _GAMES: dict[str, Engine[Any]] | None = None

@@ -14,7 +14,7 @@ comes from.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,8 @@ class TuscanyTheme(Theme):
     zone_border: RGB = (58, 46, 36)
     hex_line: RGB = (246, 240, 226)
     board: RGB = (214, 200, 170)
+    target: RGB = (24, 20, 16)  # the ring around a space the player may choose now
+    target_glow: RGB = (255, 255, 255)
 
     def domain(self, code: str) -> RGB:
         index = COLOUR_CODES.index(code) if code in COLOUR_CODES else 0
@@ -161,8 +163,10 @@ def space_centre(space: Mapping[str, Any], x0: float, y0: float,
 
 
 def draw_board(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float, r: float, *,
-               labels: bool = False) -> None:
-    """The 30 spaces: placed tiles, empty spaces tinted in their colour, zone borders."""
+               labels: bool = False, targets: Collection[str] = ()) -> None:
+    """The 30 spaces: placed tiles, empty spaces tinted in their colour, zone borders;
+    ``targets`` (labels) are ringed, and the other empty spaces faded, when a space is to be
+    chosen."""
     th = c.theme
     spaces: list[Mapping[str, Any]] = list(player["spaces"])
     at = {(int(s["column"]), int(s["y"])): s for s in spaces}
@@ -176,9 +180,13 @@ def draw_board(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float
             draw_tile(c, tile, cx, cy, r, space_colour=colour)
             continue
         base = th.domain(colour)
-        c.polygon(hex_points(cx, cy, r), fill=shade(base, 1.55), outline=th.hex_line, width=1)
+        chosen = str(s["label"]) in targets
+        faded = bool(targets) and not chosen
+        c.polygon(hex_points(cx, cy, r), fill=shade(base, 1.8 if faded else 1.55),
+                  outline=th.hex_line, width=1)
         if labels:
-            c.number(cx, cy, str(s["label"]), r * 0.5, fill=shade(base, 0.45))
+            c.number(cx, cy, str(s["label"]), r * 0.5,
+                     fill=shade(base, 1.25 if faded else 0.45))
         else:
             c.number(cx, cy, GLYPHS.get(colour, "?"), r * 0.6, fill=shade(base, 1.15))
     border = max(2.0, r / 11)
@@ -192,6 +200,13 @@ def draw_board(c: TuscanyCanvas, player: Mapping[str, Any], x0: float, y0: float
                                                                            s["zone"]):
                 continue
             c.line(pts[k], pts[(k + 1) % 6], fill=th.zone_border, width=border)
+    for s in spaces:  # rings last, so no zone border crosses them
+        if str(s["label"]) in targets and not s.get("tile"):
+            cx, cy = centres[(int(s["column"]), int(s["y"]))]
+            c.polygon(hex_points(cx, cy, r * 0.86), fill=None, outline=th.target,
+                      width=max(3.0, r / 8))
+            c.polygon(hex_points(cx, cy, r * 0.74), fill=None, outline=th.target_glow,
+                      width=max(1.5, r / 20))
 
 
 # ---------------------------------------------------------------- pieces and counts
@@ -355,7 +370,8 @@ def render_region(
     theme: TuscanyTheme = DEFAULT_TUSCANY_THEME,
     scale: float = 1.0,
 ) -> Image.Image:
-    """One seat's region, large, with its pieces; ``labels`` names every empty space."""
+    """One seat's region, large, with its pieces; ``labels`` names every empty space. In the
+    seat's own view, the spaces it may choose now (``view["targets"]``) are highlighted."""
     th = theme
     player = view["players"][seat]
     img = Image.new("RGB", (round(REGION_W * scale), round(REGION_H * scale)), th.background)
@@ -366,7 +382,8 @@ def render_region(
     bw, bh = board_size(REGION_R)
     bx, by = region_board_origin()
     c.box(bx - 10, by - 10, bx + bw + 10, by + bh + 10, fill=th.board, radius=14)
-    draw_board(c, player, bx, by, REGION_R, labels=labels)
+    targets = (view.get("targets") or ()) if view.get("viewer") == seat else ()
+    draw_board(c, player, bx, by, REGION_R, labels=labels, targets=frozenset(targets))
     if view.get("phase") == "arrange":
         _module_badges(c, player["arrangement"], bx, REGION_HEAD_H + 3)
     ix = bx + bw + 36

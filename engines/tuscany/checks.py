@@ -85,9 +85,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _illegal(f"{kind} is not possible now", "not_now",
                         step=Message(f"tuscany.step.{step}"))
     if kind == "place":
-        if any(_placeable_later(p, k) for k in p.fresh_jokers):
-            return _fresh_joker()
-        return _illegal("None of your stored tiles can be placed", "nothing_to_place")
+        return place_reason(p)
     if kind in ("pick", "discard", "tile"):
         i = int(arg)
         if kind == "discard" and i >= len(p.storage):
@@ -119,6 +117,23 @@ def reason(s: State, seat: int, action: Action) -> GameError:
         return _illegal("You cannot pay that", "cannot_pay",
                         payment=payment(action.args))
     return _illegal(f"{action} is not possible now", "not_legal", action=str(action))
+
+
+def place_reason(p: Player) -> IllegalAction:
+    """Why none of the player's stored tiles can be placed now. A stored tile goes on a free
+    space of its colour next to one of the player's tiles (a joker: any colour) and is paid
+    with 2 cards of that colour, a pair of identical cards or a worker replacing one."""
+    stored = [k for k, t in enumerate(p.storage) if t is not None]
+    if not stored:
+        return _illegal("Your storage is empty", "storage_empty")
+    if any(_placeable_later(p, k) for k in p.fresh_jokers):
+        return _fresh_joker()
+    g = geo(p)
+    tiles = [p.storage[k] for k in stored if k not in p.fresh_jokers]
+    if any(target_spaces(p, g, t, False) for t in tiles if t is not None):
+        return _illegal("You cannot pay for any free space next to your tiles", "no_cards")
+    return _illegal("No stored tile has a free space of its colour next to your tiles",
+                    "no_free_space")
 
 
 def _fresh_joker() -> IllegalAction:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from .board import NUM_SPACES
+from .checks import place_reason
 from .data import BONUSES, CODES, IMPROVEMENTS, JOKER, TILES
-from .rules import active, geo, leftovers
-from .state import Frame, State
+from .rules import active, geo, leftovers, legal, placeable_slots
+from .state import Frame, Player, State
 
 
 def tile_view(tile: int | None) -> dict[str, Any] | None:
@@ -56,6 +57,24 @@ def _player_view(s: State, seat: int, own: bool) -> dict[str, Any]:
     return view
 
 
+def _cannot_place(s: State, seat: int | None) -> str | None:
+    """For the viewer choosing their turn's action: the catalogue key of why "place a stored
+    tile" is not offered (it names their cards, so only their own view carries it)."""
+    if seat is None or s.phase != "play" or s.current != seat or not s.stack \
+            or s.stack[-1].kind != "main":
+        return None
+    p: Player = s.players[seat]
+    return None if placeable_slots(p) else place_reason(p).key
+
+
+def _targets(s: State, seat: int | None) -> list[str]:
+    """For the viewer who must choose a space now (a tile's space, or the start castle's):
+    the labels of the spaces they may choose (affordability names their cards: own view)."""
+    if seat is None:
+        return []
+    return [str(a.args[0]) for a in legal(s, seat) if a.kind in ("space", "castle")]
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     return {
         "game": "tuscany",
@@ -81,4 +100,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "bonuses": {CODES[c]: {"points": list(BONUSES[c]), "claimed": s.bonus[c][:]}
                     for c in range(8)},
         "players": [_player_view(s, i, i == seat) for i in range(s.num_players)],
+        "cannot_place": _cannot_place(s, seat),
+        "targets": _targets(s, seat),
     }

@@ -8,6 +8,7 @@ import pytest
 
 from bot import bench, demo
 from engines import registry
+from tests.e2e import crowd as crowd_bench
 
 pytest.importorskip("engines.havana")
 
@@ -51,5 +52,10 @@ def test_bench_tiny_writes_every_figure(tmp_path: Path) -> None:
     assert "## Long games" in text and "| 40 |" in text and "Import of the largest" in text
     targets = text.split("## Targets")[1].split("## Per game")[0]
     rows = [line.split("|") for line in targets.splitlines() if line.startswith("| ")][1:]
-    assert len(rows) == 5
+    assert len(rows) == 8
     assert all(row[3].strip() not in ("", "—") for row in rows)  # every target was measured
+    crowd = text.split("## A crowd at once")[1].split("## Memory")[0]
+    total = crowd_bench.TINY.total
+    assert f"**{total} of {total} acknowledged**" in crowd  # the tiny crowd, every one acked
+    assert "Errors logged by the bot: 0." in crowd
+    assert f"| all | {total} | {total} | 0 |" in crowd  # none refused: real panels and moves

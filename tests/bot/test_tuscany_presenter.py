@@ -78,3 +78,25 @@ def test_region_image_only_when_a_space_is_asked() -> None:
     assert PRESENTER.panel_image(ENGINE.view(main, main.current), main.current, "en") is None
     setup = ENGINE.new_game(2, 1)
     assert PRESENTER.panel_image(ENGINE.view(setup, 0), 0, "fr") is not None  # the preview
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_action_menu_says_why_no_stored_tile_can_be_placed(locale: str) -> None:
+    from bot.i18n import t
+    from tests.engines.tuscany.helpers import grab, hand, ready
+
+    state = ready()
+    state.players[0].storage[0] = grab(state, "M")  # no yellow space touches the castle
+    hand(state, 0, m=2)
+    text = PRESENTER.panel_text(ENGINE.view(state, 0), 0, locale)
+    assert t("tuscany.panel.ask.main", locale) not in text  # no "…or place a stored tile"
+    assert t("tuscany.panel.ask.main_no_place", locale) in text
+    assert t("tuscany.error.no_free_space", locale) in text
+    state.players[0].storage[0] = grab(state, "F")  # a free light-green space by the castle
+    hand(state, 0, f=1)
+    assert t("tuscany.error.no_cards", locale) in PRESENTER.panel_text(
+        ENGINE.view(state, 0), 0, locale)
+    hand(state, 0, f=2)  # now it can be paid: the usual wording, no reason
+    text = PRESENTER.panel_text(ENGINE.view(state, 0), 0, locale)
+    assert t("tuscany.panel.ask.main", locale) in text
+    assert t("tuscany.panel.ask.main_no_place", locale) not in text

@@ -233,6 +233,8 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_at: float | None = None  # when the user first saw an answer, not "thinking…"
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def id(self) -> int:
@@ -250,8 +252,23 @@ class InteractionRecord:
     def ack_latency(self) -> float | None:
         return None if self.acked_at is None else self.acked_at - self.dispatched_at
 
+    @property
+    def answer_latency(self) -> float | None:
+        return None if self.answered_at is None else self.answered_at - self.dispatched_at
+
+    def mark_answered(self) -> None:
+        if self.answered_at is None:
+            self.answered_at = time.monotonic()
+            self.answered.set()
+
     async def wait(self, timeout: float = HANG) -> InteractionRecord:
         await asyncio.wait_for(self.responded.wait(), timeout)
+        return self
+
+    async def wait_answer(self, timeout: float = HANG) -> InteractionRecord:
+        """Until the user sees an answer: a message, an edit or a followup (a deferred
+        acknowledgement alone is not one)."""
+        await asyncio.wait_for(self.answered.wait(), timeout)
         return self
 
 
@@ -1144,6 +1161,8 @@ class FakeDiscord:
         record.acked_at = time.monotonic()
         record.original_id = message.id if message is not None else None
         record.responded.set()
+        if kind not in (DEFERRED_MESSAGE, DEFERRED_UPDATE):
+            record.mark_answered()
         if call.query.get("with_response") not in ("1", "true", "True"):
             return None
         response: dict[str, Any] = {"interaction": {
@@ -1173,8 +1192,11 @@ class FakeDiscord:
         return message.data
 
     async def _wh_edit(self, call: Call, app_id: str, token: str, which: str) -> dict[str, Any]:
-        message = self._webhook_message(self._webhook_record(app_id, token), which)
-        return self._edit(message, call.json, call.files).data
+        record = self._webhook_record(app_id, token)
+        message = self._webhook_message(record, which)
+        edited = self._edit(message, call.json, call.files).data
+        record.mark_answered()
+        return edited
 
     async def _wh_delete(self, call: Call, app_id: str, token: str, which: str) -> None:
         message = self._webhook_message(self._webhook_record(app_id, token), which)
@@ -1193,6 +1215,7 @@ class FakeDiscord:
             message = self._create_message(int(record.payload["channel_id"]), call.json,
                                            call.files, interaction=record)
             record.followup_ids.append(message.id)
+        record.mark_answered()
         wait = call.query.get("wait", "0") not in ("0", "false", "False")
         return message.data if wait else None
 

@@ -81,6 +81,7 @@ class Table:
     async def panel(self, user: str) -> StoredMessage:
         """``/game hand``: the user's ephemeral panel."""
         record = await self.fake.interact(self.fake.slash("game hand", user=user), settle=False)
+        await record.wait_answer(timeout=120)  # the panel is deferred, then sent
         (panel,) = self.fake.interaction_messages(record)
         assert panel.ephemeral
         self.panels[user] = panel

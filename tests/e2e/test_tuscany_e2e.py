@@ -66,6 +66,7 @@ class Table:
 
     async def open_panel(self) -> StoredMessage:
         record = await self.fake.interact(self.fake.slash("game hand"), settle=False)
+        await record.wait_answer(timeout=120)  # the panel is deferred, then sent
         (panel,) = self.fake.interaction_messages(record)
         assert panel.ephemeral
         return panel

@@ -28,8 +28,8 @@ from typing import Any, NamedTuple
 from PIL import Image
 
 from bot.i18n import translator
-from renderers import havana, rio, tuscany
-from tests.renderers import havana_states, rio_states, tuscany_states
+from renderers import havana, minos, rio, tuscany
+from tests.renderers import havana_states, minos_states, rio_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
 
 EN, FR = translator("en"), translator("fr")
@@ -112,6 +112,33 @@ FIXTURES |= {
     "rio_place_3p": partial(rio_states.view_at, "place", 3, 1, 0),
     "rio_combat_4p": partial(rio_states.view_at, "combat", 4, 1),
     "rio_over_5p": partial(rio_states.view_at, "over", 5, 1),
+}
+
+
+def _minos_dice(view: Mapping[str, Any]) -> Image.Image:
+    """The private panel's picture of the current throw."""
+    return minos.render_dice(view["dice"], view["used"])
+
+
+# Minos: the start, a rich middle game (en, fr), a conflict, the defender's order, the end,
+# and the dice of the private panel.
+GOLDENS += [
+    Golden("minos_start_2p", "minos_start_2p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_rich_4p", "minos_rich_4p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_rich_4p_fr", "minos_rich_4p",
+           partial(minos.render, names=NAMES, words=FR)),
+    Golden("minos_conflict_3p", "minos_conflict_3p",
+           partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_order_4p", "minos_order_4p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_over_2p", "minos_over_2p", partial(minos.render, names=NAMES, words=EN)),
+    Golden("minos_dice", "minos_rich_4p", _minos_dice),
+]
+FIXTURES |= {
+    "minos_start_2p": partial(minos_states.view_at, "start", 2, 1),
+    "minos_rich_4p": partial(minos_states.view_at, "rich", 4, 1, 2),
+    "minos_conflict_3p": partial(minos_states.view_at, "conflict", 3, 1),
+    "minos_order_4p": partial(minos_states.view_at, "order", 4, 1),
+    "minos_over_2p": partial(minos_states.view_at, "over", 2, 3),
 }
 
 

@@ -16,7 +16,7 @@ from engines.tuscany.engine import ENGINE
 from engines.tuscany.state import State
 from renderers import tuscany
 from renderers.common import encode_png
-from renderers.tuscany_region import region_centres
+from renderers.tuscany_region import DEFAULT_TUSCANY_THEME, REGION_R, region_centres
 from tests.renderers import tuscany_states
 from tests.renderers.helper import assert_image_similar, load_fixture, load_golden
 from tests.renderers.regenerate import GOLDENS, NAMES, render_golden
@@ -110,6 +110,32 @@ def test_labels_mark_every_empty_space_and_no_tile() -> None:
         box = (round(x) - 20, round(y) - 14, round(x) + 20, round(y) + 14)
         differs = not same(plain.crop(box), labelled.crop(box))
         assert differs == (space["tile"] is None), space["label"]
+
+
+def test_the_spaces_to_choose_are_ringed_in_the_owners_region() -> None:
+    view = load_fixture("tuscany_space_4p")
+    seat = 1
+    targets = view["targets"]
+    assert targets and view["viewer"] == seat  # the fixture asks seat 1 for a space
+    lit = tuscany.render_region(view, seat, names=NAMES, labels=True, words=EN)
+    unlit_view = copy.deepcopy(view)
+    unlit_view["targets"] = []
+    unlit = tuscany.render_region(unlit_view, seat, names=NAMES, labels=True, words=EN)
+    spectator = copy.deepcopy(view)
+    spectator["viewer"] = None  # /tuscany look: the public view, no highlight
+    assert same(tuscany.render_region(spectator, seat, names=NAMES, labels=True, words=EN), unlit)
+    centres = region_centres(view["players"][seat])
+    ring = DEFAULT_TUSCANY_THEME.target
+    for label, (cx, cy) in centres.items():
+        # just inside the ring's right-hand corner (the ring's radius is 0.86 of the hex)
+        where = (round(cx + REGION_R * 0.86) - 3, round(cy))
+        assert (lit.getpixel(where) == ring) == (label in targets), label
+        assert unlit.getpixel(where) != ring
+    other = next(s for s in view["players"][seat]["spaces"]
+                 if s["tile"] is None and s["label"] not in targets)
+    cx, cy = centres[other["label"]]
+    probe = (round(cx - REGION_R * 0.6), round(cy))  # an empty space's fill, left of its label
+    assert lit.getpixel(probe) != unlit.getpixel(probe)  # the others are faded
 
 
 def test_region_shows_its_arrangement() -> None:

@@ -280,7 +280,26 @@ def test_place_is_offered_only_when_a_stored_tile_can_be_placed_and_paid() -> No
     assert legal(s) == ["draw", "take"]
     with pytest.raises(IllegalAction) as err:
         do(s, 0, "place")
-    assert err.value.key == "tuscany.error.nothing_to_place"
+    assert err.value.key == "tuscany.error.no_free_space"
+    assert E.view(s, 0)["cannot_place"] == "tuscany.error.no_free_space"
+
+
+def test_why_place_is_not_offered_names_the_reason() -> None:
+    s = ready()
+    assert legal(s) == ["draw", "take"]
+    assert E.view(s, 0)["cannot_place"] == "tuscany.error.storage_empty"
+    s.players[0].storage[0] = grab(s, "F")  # b1 and a2 are free light-green spaces by a1
+    hand(s, 0, f=1, c=1)  # one card of the colour, no pair, no worker: cannot pay
+    s.players[0].workers = 0
+    assert legal(s) == ["draw", "take"]
+    with pytest.raises(IllegalAction) as err:
+        do(s, 0, "place")
+    assert err.value.key == "tuscany.error.no_cards"
+    assert E.view(s, 0)["cannot_place"] == "tuscany.error.no_cards"
+    assert E.view(s, 1)["cannot_place"] is None  # another seat's view never names my cards
+    assert E.view(s, None)["cannot_place"] is None
+    hand(s, 0, f=2)
+    assert "place" in legal(s) and E.view(s, 0)["cannot_place"] is None
 
 
 def test_zone_completion_and_colour_bonus_first_and_second() -> None:

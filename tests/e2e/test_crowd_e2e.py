@@ -1,0 +1,110 @@
+"""A crowd of clicks: every interaction is acknowledged before any slow work (issue 13.2).
+
+"My panel" used to answer without deferring, so Discord's 3-second acknowledgement waited on
+the database and on drawing the region image. Here the drawing is held until the test
+releases it: the acknowledgement must already be there (a private "thinking…"), and the panel
+with its image follows. The burst of 200 interactions is a benchmark (``tests/e2e/crowd.py``,
+run by ``make bench``), not a test: speed is never asserted against a clock here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import RunBot
+from tests.e2e.fake_discord import DEFERRED_MESSAGE, FakeDiscord
+from tests.e2e.test_tuscany_e2e import PANEL_IMAGE, Table, make_bot
+
+HANG = 300.0  # only to catch a hang
+
+
+@pytest.mark.parametrize("entry", ["button", "command"])
+async def test_the_panel_is_acknowledged_before_its_image_is_drawn(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
+    fake = fake_discord
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    async with run_bot(bot):
+        table = Table(fake)
+        await table.open()  # Tuscany's region set-up: the panel carries the region image
+        turn = fake.last_message()
+        presenter = bot.presenters["tuscany"]
+        original = presenter.panel_image
+        release, started = threading.Event(), []
+
+        def held(view: dict[str, Any], seat: int, locale: str) -> Any:
+            started.append(time.monotonic())
+            release.wait(HANG)
+            return original(view, seat, locale)
+
+        monkeypatch.setattr(presenter, "panel_image", held)
+        payload = (fake.button(turn.find(label="My panel")["custom_id"], turn)
+                   if entry == "button" else fake.slash("game hand"))
+        record = await fake.send_interaction(payload)
+        await record.wait(timeout=HANG)
+        assert record.response_type == DEFERRED_MESSAGE
+        (thinking,) = fake.interaction_messages(record)
+        assert thinking.ephemeral and thinking.loading
+        await asyncio.wait_for(_until(lambda: bool(started)), HANG)  # now drawing, held
+        assert record.acked_at is not None and record.acked_at < started[0]
+        assert record.answered_at is None  # nothing shown but "thinking…" while it draws
+        release.set()
+        await record.wait_answer(timeout=HANG)
+        (panel,) = fake.interaction_messages(record)
+        assert panel.ephemeral and not panel.loading and panel.interactive()
+        assert [f.filename for f in panel.attachments] == [PANEL_IMAGE]
+        assert len(started) == 1
+        await fake.idle()
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
+async def test_clicks_are_acknowledged_while_answers_wait_their_turn(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one answer at a time, a second click is still acknowledged at once while the
+    first answer is held; both are answered once it is released."""
+    from bot import play
+
+    monkeypatch.setattr(play, "CONCURRENT_ANSWERS", 1)
+    fake = fake_discord
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    async with run_bot(bot):
+        table = Table(fake)
+        await table.open()
+        turn = fake.last_message()
+        presenter = bot.presenters["tuscany"]
+        original = presenter.panel_image
+        release, started = threading.Event(), []
+
+        def held(view: dict[str, Any], seat: int, locale: str) -> Any:
+            started.append(time.monotonic())
+            release.wait(HANG)
+            return original(view, seat, locale)
+
+        monkeypatch.setattr(presenter, "panel_image", held)
+        button = turn.find(label="My panel")["custom_id"]
+        first = await fake.send_interaction(fake.button(button, turn))
+        await asyncio.wait_for(_until(lambda: bool(started)), HANG)  # holds the only slot
+        second = await fake.send_interaction(fake.button(button, turn))  # a second look
+        await second.wait(timeout=HANG)
+        assert second.response_type == DEFERRED_MESSAGE and second.answered_at is None
+        assert first.answered_at is None
+        release.set()
+        for record in (first, second):
+            await record.wait_answer(timeout=HANG)
+        assert first.answered_at is not None and second.answered_at is not None
+        assert first.answered_at <= second.answered_at  # answers in their turn
+        (again,) = fake.interaction_messages(second)
+        assert again.ephemeral and [f.filename for f in again.attachments] == [PANEL_IMAGE]
+        assert len(started) == 1  # the same image (game, version, seat, locale): drawn once
+        await fake.idle()
