@@ -28,6 +28,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("havana", engine="engines.havana", renderer="renderers.havana", cog="cogs.havana"),
     Entry("tuscany", engine="engines.tuscany", renderer="renderers.tuscany",
           cog="cogs.tuscany"),
+    Entry("rio", engine="engines.rio", renderer="renderers.rio", cog="cogs.rio"),
     Entry("minos", engine="engines.minos", renderer="renderers.minos", cog="cogs.minos"),
 )
 

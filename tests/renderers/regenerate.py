@@ -28,8 +28,8 @@ from typing import Any, NamedTuple
 from PIL import Image
 
 from bot.i18n import translator
-from renderers import havana, minos, tuscany
-from tests.renderers import havana_states, minos_states, tuscany_states
+from renderers import havana, minos, rio, tuscany
+from tests.renderers import havana_states, minos_states, rio_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture
 
 EN, FR = translator("en"), translator("fr")
@@ -94,6 +94,24 @@ FIXTURES |= {
     "tuscany_space_4p": partial(tuscany_states.view_at, "space", 4, 2, 1),
     "tuscany_arrange_3p": partial(tuscany_states.view_at, "arrange", 3, 1),
     "tuscany_over_2p": partial(tuscany_states.view_at, "over", 2, 1),
+}
+
+# Río de la Plata: placement (3p), a combat (4p), the end (5p), French, a quarter close-up.
+RIO_NAMES = (*NAMES, "Eve")
+GOLDENS += [
+    Golden("rio_place_3p", "rio_place_3p", partial(rio.render, names=RIO_NAMES, words=EN)),
+    Golden("rio_combat_4p", "rio_combat_4p",
+           partial(rio.render, names=RIO_NAMES, words=EN)),
+    Golden("rio_over_5p", "rio_over_5p", partial(rio.render, names=RIO_NAMES, words=EN)),
+    Golden("rio_combat_4p_fr", "rio_combat_4p",
+           partial(rio.render, names=RIO_NAMES, words=FR)),
+    Golden("rio_quarter_place_3p", "rio_place_3p",
+           partial(rio.render_quarter, quarter=6, legal=("5.7", "6.7", "5.8"), words=EN)),
+]
+FIXTURES |= {
+    "rio_place_3p": partial(rio_states.view_at, "place", 3, 1, 0),
+    "rio_combat_4p": partial(rio_states.view_at, "combat", 4, 1),
+    "rio_over_5p": partial(rio_states.view_at, "over", 5, 1),
 }
 
 

@@ -1,0 +1,421 @@
+"""Río de la Plata state: plain records of JSON values, checked field by field on load.
+
+``from_dict`` checks every field against its annotation (no raw Python error reaches the
+caller), then the counts the rules conserve: each player's 10 workers are all somewhere,
+ids are known, seats are in range.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import InvalidState
+
+from .data import BOARD, CHARACTERS, LADDERS, MAJOR, MINOR
+
+PHASES = ("complete", "place", "effects", "combat", "over")
+COMBAT_STEPS = ("stage", "cannon", "cannon_kill", "recruit", "round", "merge", "keep")
+OPTIONS = {"short_game": (False, True), "bonus_reduction": (False, True),
+           "experience_level": ("expert", "intermediate", "beginner"),
+           "final_forced_combats": (True, False)}
+ROLE_STAY, ROLE_ACT, ROLE_UPGRADE = 0, 1, 2
+
+
+@dataclass(slots=True)
+class Player:
+    silver: int = 0
+    wood: int = 0
+    stone: int = 0
+    precious: int = 0
+    vp: int = 0
+    supply: int = 0  # workers at home (the turn-order marker is not counted)
+    placed: int = 0  # workers placed this round (≤ 5)
+    bought: int = 0  # wood/stone bought from the bank this round (price 1, 2, 3…)
+    attacks: int = 0
+    claim: str = ""  # character claimed this round
+    trade_sub: str = ""  # this player's trade-draft menu cursor
+    trusts: list[int] = field(default_factory=list)  # merges from these seats auto-accepted
+
+    def clone(self) -> Player:
+        return Player(self.silver, self.wood, self.stone, self.precious, self.vp, self.supply,
+                      self.placed, self.bought, self.attacks, self.claim, self.trade_sub,
+                      self.trusts[:])
+
+
+@dataclass(slots=True)
+class Group:
+    gid: int
+    cell: int  # -1: outside the city, at ``edge``
+    edge: str
+    pawns: list[int]  # owner per pawn, top first; -1 = enemy
+    moves: int = 0
+    fought: bool = False
+    stopped: bool = False
+    bonus: bool = False
+
+
+@dataclass(slots=True)
+class Combat:
+    enemy: str  # "natives" | "pirates"
+    attacker: int
+    step: str
+    forced: bool = False
+    stacks: list[list[Any]] = field(default_factory=list)  # [edge, n] staged, one per edge
+    staged_log: list[list[Any]] = field(default_factory=list)  # [edge, n] per stack action
+    to_stage: int = 0
+    shooter: int = -1
+    cannon_cap: int = 0
+    kills: int = 0
+    recruiters: list[int] = field(default_factory=list)
+    recruit_idx: int = 0
+    free_left: int = 0
+    bought: int = 0
+    groups: list[Group] = field(default_factory=list)
+    next_gid: int = 1
+    order: list[int] = field(default_factory=list)  # attacker first, then defenders
+    turn: int = 0
+    sel: int = 0  # selected group id (0: none)
+    round: int = 1
+    quiet: int = 0  # combat rounds in a row without a battle the attacker provoked
+    provoked: bool = False
+    first: bool = True  # the attacker's first move (every stack must be split)
+    pending: dict[str, int] = field(default_factory=dict)  # a mixed-merge request
+    hold: list[int] = field(default_factory=list)
+    keep_pending: list[int] = field(default_factory=list)
+    frozen: list[int] = field(default_factory=list)
+    sub: str = ""
+    roll: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class State:
+    num_players: int
+    rng: int
+    options: dict[str, Any]
+    rounds: int
+    players: list[Player]
+    order: list[int]
+    natives: int
+    pirates: int
+    round: int = 1
+    phase: str = "place"
+    cur: int = 0
+    bld: list[str] = field(default_factory=list)  # building per cell ("" none)
+    bown: list[int] = field(default_factory=list)  # owner of a hut/house, else -1
+    built: list[int] = field(default_factory=list)  # cells built on this round
+    acts: list[int] = field(default_factory=list)  # activations used this round, per cell
+    cw: list[list[list[int]]] = field(default_factory=list)  # per cell: [seat, n, role]
+    ladders: dict[str, list[int]] = field(default_factory=dict)  # seat per space, -1 free
+    ladder_last: dict[str, int] = field(default_factory=dict)
+    closed: list[str] = field(default_factory=list)  # majors built (or destroyed)
+    reserved: dict[str, int] = field(default_factory=dict)  # pieces held by walls/roads
+    walls: list[str] = field(default_factory=list)
+    roads: list[str] = field(default_factory=list)
+    pieces_used: int = 0
+    prod: list[int] = field(default_factory=list)  # seat per production space taken
+    prod_done: list[bool] = field(default_factory=list)
+    agri: list[int] = field(default_factory=list)
+    crafts: list[int] = field(default_factory=list)
+    quay: list[int] = field(default_factory=list)
+    loaded: list[int] = field(default_factory=list)
+    bids: list[int] = field(default_factory=list)
+    claims: dict[str, int] = field(default_factory=dict)
+    chars: dict[str, list[int]] = field(default_factory=dict)  # id -> [seat, round got]
+    ship_at_sea: bool = False
+    ship_return: int = 0
+    cargo: list[list[int]] = field(default_factory=list)  # per seat [wood, stone, precious]
+    ship_order: int = -1
+    quay_open: bool = False
+    queue: list[list[Any]] = field(default_factory=list)  # completion tasks [kind, seat, n]
+    incomes: list[str] = field(default_factory=list)  # current effects player's pending
+    sub: str = ""  # the active player's menu cursor
+    combat: Combat | None = None
+    trades: list[dict[str, Any]] = field(default_factory=list)
+    drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    next_trade: int = 1
+    last_roll: list[int] = field(default_factory=list)
+    final: dict[str, list[int]] = field(default_factory=dict)  # end-scoring breakdown
+
+    def clone(self) -> State:
+        """A deep copy, ~20x cheaper than ``copy.deepcopy`` (playouts clone every step)."""
+        new = copy.copy(self)
+        for name in _FLAT:
+            setattr(new, name, getattr(self, name)[:])
+        for name in _CONTAINERS:
+            setattr(new, name, _cp(getattr(self, name)))
+        new.players = [p.clone() for p in self.players]
+        new.cw = [[w[:] for w in cell] if cell else [] for cell in self.cw]
+        if self.combat is not None:
+            c = copy.copy(self.combat)
+            for name in _COMBAT_CONTAINERS:
+                setattr(c, name, _cp(getattr(self.combat, name)))
+            c.groups = [Group(g.gid, g.cell, g.edge, g.pawns[:], g.moves, g.fought, g.stopped,
+                              g.bonus) for g in self.combat.groups]
+            new.combat = c
+        return new
+
+
+def _cp(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_cp(v) if isinstance(v, (list, dict)) else v for v in value]
+    if isinstance(value, dict):
+        return {k: _cp(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+    return value
+
+
+_FLAT = ("order", "bld", "bown", "built", "acts", "closed", "walls", "roads", "prod",
+         "prod_done", "agri", "crafts", "quay", "loaded", "bids", "incomes", "last_roll")
+_CONTAINERS = ("options", "ladders", "ladder_last", "reserved", "claims", "chars", "cargo",
+               "queue", "trades", "drafts", "final")
+_COMBAT_CONTAINERS = ("stacks", "staged_log", "recruiters", "order", "pending", "hold",
+                      "keep_pending", "frozen", "roll")
+
+
+def workers_out(s: State, seat: int) -> int:
+    """Workers of ``seat`` anywhere but at home (the turn-order marker excluded)."""
+    n = sum(w[1] for cell in s.cw for w in cell if w[0] == seat)
+    n += sum(1 for lad in s.ladders.values() for x in lad if x == seat)
+    n += sum(BOARD.prod_workers[i] if i < len(BOARD.prod_workers) else BOARD.prod_beyond
+             for i, x in enumerate(s.prod) if x == seat and not s.prod_done[i])
+    n += s.agri[seat] + s.crafts[seat] + s.quay[seat] + s.bids[seat]
+    n += sum(1 for x in s.claims.values() if x == seat)
+    if s.combat is not None:
+        n += sum(1 for g in s.combat.groups for p in g.pawns if p == seat)
+    return n
+
+
+# --- serialisation ----------------------------------------------------------------------
+def to_dict(state: State) -> dict[str, Any]:
+    data = dataclasses.asdict(state)
+    data["game"] = "rio"
+    data["version"] = 1
+    return data
+
+
+def _fail(message: str) -> InvalidState:
+    return InvalidState(f"Invalid Río state: {message}", key="error.invalid_state",
+                        detail=message)
+
+
+def _convert(value: Any, tp: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return copy.deepcopy(value)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(value, inner[0], where)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise _fail(f"{where} must be a boolean")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(f"{where} must be an integer")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise _fail(f"{where} must be a string")
+        return value
+    if origin is list:
+        if not isinstance(value, list):
+            raise _fail(f"{where} must be a list")
+        (item,) = typing.get_args(tp)
+        return [_convert(v, item, f"{where}[]") for v in value]
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            raise _fail(f"{where} must be a mapping")
+        _, item = typing.get_args(tp)
+        return {str(k): _convert(v, item, f"{where}.{k}") for k, v in value.items()}
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(value, Mapping):
+            raise _fail(f"{where} must be a mapping")
+        hints = typing.get_type_hints(tp)
+        names = [f.name for f in dataclasses.fields(tp)]
+        if set(value) - {"game", "version"} != set(names):
+            raise _fail(f"{where} fields")
+        return tp(**{n: _convert(value[n], hints[n], f"{where}.{n}") for n in names})
+    raise _fail(f"{where}: unsupported type")  # pragma: no cover - schema error
+
+
+def from_dict(data: Mapping[str, Any]) -> State:
+    if not isinstance(data, Mapping) or data.get("game") != "rio":
+        raise _fail("not a Río state")
+    s: State = _convert(data, State, "state")
+    _check(s)
+    return s
+
+
+def _check(s: State) -> None:  # noqa: C901 - one list of the conserved counts
+    n = s.num_players
+    if not 2 <= n <= 5 or len(s.players) != n:
+        raise _fail("player count")
+    seats = range(n)
+    for k, allowed in OPTIONS.items():
+        if s.options.get(k) not in allowed:
+            raise _fail(f"option {k}")
+    if s.phase not in PHASES or sorted(s.order) != list(seats):
+        raise _fail("phase or turn order")
+    if not 1 <= s.round <= s.rounds + 1 or s.rounds not in (BOARD.rounds, BOARD.rounds_short):
+        raise _fail("round")
+    if not 0 <= s.natives <= BOARD.enemy_max or not 0 <= s.pirates <= BOARD.enemy_max:
+        raise _fail("enemy track")
+    nc = BOARD.ncells
+    if len(s.bld) != nc or len(s.bown) != nc or len(s.cw) != nc or len(s.acts) != nc:
+        raise _fail("city size")
+    for i, b in enumerate(s.bld):
+        if b not in ("", *MINOR, *MAJOR):
+            raise _fail(f"building {b!r}")
+        if (s.bown[i] >= 0) != (b in ("hut", "house")) or s.bown[i] >= n:
+            raise _fail("dwelling owner")
+        for w in s.cw[i]:
+            if len(w) != 3 or w[0] not in seats or not 1 <= w[1] <= 3 or w[2] not in (0, 1, 2):
+                raise _fail("city workers")
+        if sum(w[1] for w in s.cw[i]) > 3 or (s.cw[i] and i in BOARD.reserved):
+            raise _fail("too many workers on a cell")
+    if set(s.ladders) != set(LADDERS) or not set(s.closed) <= set(MAJOR):
+        raise _fail("ladders")
+    for name, spaces in s.ladders.items():
+        if len(spaces) != len(BOARD.ladders[name].vps(n)) or any(x not in (-1, *seats)
+                                                                 for x in spaces):
+            raise _fail(f"ladder {name}")
+    per_seat = (s.agri, s.crafts, s.quay, s.loaded, s.bids, s.cargo)
+    if any(len(x) != n for x in per_seat) or any(len(c) != 3 or min(c) < 0 for c in s.cargo):
+        raise _fail("per-player lists")
+    if not set(s.claims) | set(s.chars) <= set(CHARACTERS):
+        raise _fail("characters")
+    if any(x not in seats for x in (*s.prod, *s.claims.values())) or len(
+            s.prod_done) != len(s.prod):
+        raise _fail("seat out of range")
+    placed = s.pieces_used + sum(s.reserved.values())
+    if placed > BOARD.pieces or len(s.walls) + len(s.roads) != s.pieces_used:
+        raise _fail("wall/road pieces")
+    for i, p in enumerate(s.players):
+        if min(p.silver, p.wood, p.stone, p.precious, p.vp, p.supply, p.placed) < 0:
+            raise _fail(f"player {i} negative count")
+        if p.supply + workers_out(s, i) + 1 != BOARD.workers:
+            raise _fail(f"player {i} workers do not total {BOARD.workers}")
+        dwellings = sum(1 for j in range(nc) if s.bown[j] == i)
+        if dwellings > BOARD.dwellings:
+            raise _fail(f"player {i} has more than {BOARD.dwellings} dwellings")
+    if s.combat is not None:
+        c = s.combat
+        if c.step not in COMBAT_STEPS or c.attacker not in seats or c.enemy not in (
+                "natives", "pirates"):
+            raise _fail("combat")
+        for g in c.groups:
+            if not 1 <= len(g.pawns) <= 3 or (g.cell < 0 and g.edge not in BOARD.perimeter):
+                raise _fail("combat group")
+    if s.phase == "combat" and s.combat is None:
+        raise _fail("combat phase without a combat")
+    _check_menus(s)
+
+
+_EDGE = r"[hv]\.\d{1,2}\.\d{1,2}"
+_SUB = re.compile(r"(|city|city:[1-8]|cell:\d{1,3}|ladder|ladder:(palace|cathedral|fort|port|"
+                  r"walls|roads)|count:(agri|crafts|quay|order)|chars|prod:\d{1,2}|crafts|load|"
+                  r"income|road|road:[1-8]|road:[1-8]\.\d{1,3}|wall|wall:[nesw])")
+_COMBAT_SUB = re.compile(rf"(|pick|side:[nesw]|edge:{_EDGE}|stack:{_EDGE}|quarter:[0-8]|"
+                         r"free|free:[0-8]|buy|buy:[0-8])")
+_TRADE_SUB = re.compile(r"(|menu|draft|(give|want):(silver|wood|stone|precious))")
+
+
+def _check_menus(s: State) -> None:  # noqa: C901 - one list of shapes
+    """Menu cursors, trades and tasks: the shapes the menus parse, nothing else."""
+    nc = BOARD.ncells
+    seats = range(s.num_players)
+    road_edges = set(BOARD.road_edges)
+    free_walls = set(BOARD.perimeter) - BOARD.prebuilt_walls
+    if (not set(s.roads) <= road_edges or not set(s.walls) <= free_walls
+            or len(set(s.roads)) != len(s.roads) or len(set(s.walls)) != len(s.walls)):
+        raise _fail("walls or roads")
+    if (set(s.reserved) != {"walls", "roads"} or any(v not in (0, BOARD.per_completion)
+                                                     for v in s.reserved.values())):
+        raise _fail("reserved pieces")
+    if set(s.ladder_last) != set(LADDERS) or any(v not in (-1, *seats)
+                                                 for v in s.ladder_last.values()):
+        raise _fail("ladder completers")
+    if any(not 0 <= i < nc for i in s.built) or any(not 0 <= a <= 2 for a in s.acts):
+        raise _fail("cells built or used this round")
+    if len(set(s.closed)) != len(s.closed) or s.ship_return < 0 or s.ship_order not in (
+            -1, *seats) or not set(s.incomes) <= {"merchant", "road", "wall"}:
+        raise _fail("ship, closed ladders or incomes")
+    for seat, p in enumerate(s.players):
+        if p.claim and s.claims.get(p.claim) != seat:
+            raise _fail("character claim")
+        if p.attacks > 2 or p.bought > 99:
+            raise _fail("player counters")
+    cells = [int(x) for x in re.findall(r"\d+", s.sub)] if s.sub.startswith("cell") else []
+    if not _SUB.fullmatch(s.sub) or any(i >= nc for i in cells):
+        raise _fail("menu cursor")
+    if s.sub.startswith("road:") and "." in s.sub and int(s.sub.split(".")[1]) >= nc:
+        raise _fail("menu cursor")
+    if s.sub.startswith("prod:") and int(s.sub[5:]) >= len(s.prod):
+        raise _fail("menu cursor")
+    for p in s.players:
+        if not _TRADE_SUB.fullmatch(p.trade_sub) or any(x not in seats for x in p.trusts):
+            raise _fail("trade menu")
+    for task in s.queue:
+        if (len(task) != 3 or task[0] not in LADDERS or task[1] not in seats
+                or not isinstance(task[2], int) or isinstance(task[2], bool)):
+            raise _fail("completion task")
+    for key, draft in s.drafts.items():
+        if key not in {str(x) for x in seats} or set(draft) != {"give", "want", "to"}:
+            raise _fail("trade draft")
+        _goods(draft["give"])
+        _goods(draft["want"])
+        if draft["to"] not in (-1, *seats):
+            raise _fail("trade draft")
+    for offer in s.trades:
+        if set(offer) != {"id", "from", "to", "give", "want", "declined"}:
+            raise _fail("trade offer")
+        _goods(offer["give"])
+        _goods(offer["want"])
+        if offer["from"] not in seats or offer["to"] not in (-1, *seats) or not isinstance(
+                offer["id"], int) or not all(x in seats for x in offer["declined"]):
+            raise _fail("trade offer")
+    for char, owner in s.chars.items():
+        if len(owner) != 2 or owner[0] not in seats or owner[1] < 0:
+            raise _fail(f"character {char}")
+    c = s.combat
+    if c is not None:
+        if not _COMBAT_SUB.fullmatch(c.sub) or any(x not in seats for x in (
+                *c.order, *c.hold, *c.keep_pending, *c.recruiters)):
+            raise _fail("combat menu")
+        for g in c.groups:
+            if g.cell >= nc or any(p not in (-1, *seats) for p in g.pawns):
+                raise _fail("combat group")
+        for st in (*c.stacks, *c.staged_log):
+            if (len(st) != 2 or not isinstance(st[0], str) or st[0] not in BOARD.perimeter
+                    or not isinstance(st[1], int) or isinstance(st[1], bool) or st[1] < 1):
+                raise _fail("staged stack")
+        if c.step == "recruit" and not 0 <= c.recruit_idx < len(c.recruiters):
+            raise _fail("recruiter")
+        if c.step == "round" and not 0 <= c.turn < len(c.order):
+            raise _fail("combat turn")
+        if c.sel and all(g.gid != c.sel for g in c.groups):
+            raise _fail("selected group")
+        if c.step == "merge" and set(c.pending) != {"gid", "target", "commander", "answerer",
+                                                     "asker", "cell"}:
+            raise _fail("merge request")
+    if s.phase in ("place", "effects") and not 0 <= s.cur <= s.num_players:
+        raise _fail("current player")
+    if s.phase == "complete" and not s.queue:
+        raise _fail("completion without a task")
+
+
+def _goods(goods: Any) -> None:
+    if not isinstance(goods, dict) or not all(
+            (k in ("silver", "wood", "stone", "precious") or k in CHARACTERS)
+            and isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 99
+            for k, v in goods.items()):
+        raise _fail("trade goods")
