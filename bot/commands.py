@@ -12,16 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot import messages, play
 from bot.errors import InvalidOption, ServiceError
 from bot.i18n import t
 from bot.translator import L
 from engines.base import Action, GameError, MultiChoice, Spec
+
+if TYPE_CHECKING:
+    from bot.app import LudoBot
 
 MAX_AUTOCOMPLETE = 25
 
@@ -164,3 +168,18 @@ def option_choices(spec: Spec, current: str) -> list[app_commands.Choice[str]]:
                 text = " ".join((*done, pair))
                 out.append(app_commands.Choice(name=text[:100], value=text[:100]))
     return out[:MAX_AUTOCOMPLETE]
+
+
+class GameCog(commands.Cog):
+    """A game's cog: its ``/<key>`` group (built from its verbs) added to the command tree
+    while the cog is loaded. A game's cog subclasses it and may add commands to ``group``."""
+
+    def __init__(self, bot: LudoBot, key: str, verbs: Sequence[Verb]) -> None:
+        self.bot = bot
+        self.group = game_group(key, verbs)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from discord.ext import commands
-
 from bot.app import LudoBot
-from bot.commands import Verb, game_group
+from bot.commands import GameCog, Verb
 from bot.i18n import t
 
 KEY = "havana"
@@ -68,16 +66,9 @@ class HavanaPresenter:
 PRESENTER = HavanaPresenter()  # read by the bot when it loads this extension
 
 
-class Havana(commands.Cog):
+class Havana(GameCog):
     def __init__(self, bot: LudoBot) -> None:
-        self.bot = bot
-        self.group = game_group(KEY, VERBS)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
+        super().__init__(bot, KEY, VERBS)
 
 
 async def setup(bot: LudoBot) -> None:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from discord.ext import commands
-
 from bot.app import LudoBot
-from bot.commands import Verb, game_group
+from bot.commands import GameCog, Verb
 from bot.i18n import t
 from bot.presenter import PanelImage
 from engines.minos.data import SITES
@@ -95,16 +93,9 @@ class MinosPresenter:
 PRESENTER = MinosPresenter()  # read by the bot when it loads this extension
 
 
-class Minos(commands.Cog):
+class Minos(GameCog):
     def __init__(self, bot: LudoBot) -> None:
-        self.bot = bot
-        self.group = game_group(KEY, VERBS)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
+        super().__init__(bot, KEY, VERBS)
 
 
 async def setup(bot: LudoBot) -> None:

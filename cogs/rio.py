@@ -13,11 +13,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import play
 from bot.app import LudoBot
-from bot.commands import Verb, command_text, game_group
+from bot.commands import GameCog, Verb, command_text
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t, translator
 from bot.presenter import PanelImage
@@ -218,10 +217,9 @@ def offer_actions(give: list[tuple[str, int]], want: list[tuple[str, int]],
     return steps
 
 
-class Rio(commands.Cog):
+class Rio(GameCog):
     def __init__(self, bot: LudoBot) -> None:
-        self.bot = bot
-        self.group = game_group(KEY, VERBS)
+        super().__init__(bot, KEY, VERBS)
         keep = app_commands.Command(
             name=L("keep", "rio.cmd.keep"),
             description=command_text("rio.cmd.keep.desc"),
@@ -311,12 +309,6 @@ class Rio(commands.Cog):
                 if current.lower() in label.lower():
                     out.append(app_commands.Choice(name=label[:100], value=f"{verb} {o['id']}"))
         return out[:25]
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
 
 
 async def setup(bot: LudoBot) -> None:

@@ -14,11 +14,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import play
 from bot.app import LudoBot
-from bot.commands import Verb, command_text, game_group
+from bot.commands import GameCog, Verb, command_text
 from bot.errors import NoGameHere, ServiceError
 from bot.i18n import t, translator
 from bot.presenter import PanelImage
@@ -159,10 +158,9 @@ class TuscanyPresenter:
 PRESENTER = TuscanyPresenter()  # read by the bot when it loads this extension
 
 
-class Tuscany(commands.Cog):
+class Tuscany(GameCog):
     def __init__(self, bot: LudoBot) -> None:
-        self.bot = bot
-        self.group = game_group(KEY, VERBS)
+        super().__init__(bot, KEY, VERBS)
         self.group.add_command(app_commands.Command(
             name=L("look", "tuscany.cmd.look"),
             description=command_text("tuscany.cmd.look.desc"),
@@ -188,12 +186,6 @@ class Tuscany(commands.Cog):
         await interaction.followup.send(
             t("tuscany.panel.region_of", locale, name=names[seat]),
             file=discord.File(io.BytesIO(png), filename="region.png"), ephemeral=True)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
 
 
 async def setup(bot: LudoBot) -> None:

@@ -453,6 +453,18 @@ class Engine(Protocol[S]):
         ...
 
 
+def places(keys: Mapping[int, Any]) -> list[list[int]]:
+    """Standings from each seat's sort key, best first; equal keys share a place (the
+    ``ranking`` of a :class:`Result`)."""
+    ranking: list[list[int]] = []
+    for seat in sorted(keys, key=lambda i: keys[i], reverse=True):
+        if ranking and keys[ranking[-1][0]] == keys[seat]:
+            ranking[-1].append(seat)
+        else:
+            ranking.append([seat])
+    return ranking
+
+
 def offered(engine: Engine[S], state: S, seat: int, action: Action) -> bool:
     """Whether ``engine`` offers ``action`` to ``seat`` now (atomic or subset): the only
     actions ``apply`` may accept."""

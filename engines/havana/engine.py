@@ -21,6 +21,7 @@ from engines.base import (
     check_options,
     check_seed,
     is_seat,
+    places,
 )
 from engines.rng import Rng
 
@@ -123,17 +124,9 @@ class HavanaEngine:
         """VP scores; winners first, then most VP with the reversed turn-order tie-breaks."""
         if s.winners is None:
             return None
-        ranking: list[list[int]] = [list(s.winners)]
-        rest = sorted((i for i in range(s.num_players) if i not in s.winners),
-                      key=lambda i: rules.standing_key(s.players[i]), reverse=True)
-        previous: tuple[int, ...] | None = None
-        for i in rest:
-            key = rules.standing_key(s.players[i])
-            if key == previous:
-                ranking[-1].append(i)
-            else:
-                ranking.append([i])
-            previous = key
+        ranking = [list(s.winners), *places({i: rules.standing_key(p)
+                                             for i, p in enumerate(s.players)
+                                             if i not in s.winners})]
         details = (Message(f"havana.end.{s.end_reason}"),) if s.end_reason else ()
         return Result({i: p.vp for i, p in enumerate(s.players)}, ranking, details)
 

@@ -22,6 +22,7 @@ from engines.base import (
     check_options,
     check_seed,
     offered,
+    places,
 )
 from engines.rng import Rng
 
@@ -150,17 +151,7 @@ class MinosEngine:
         """Highest value track wins; talents break a tie; still tied, victory is shared."""
         if s.winners is None:
             return None
-        order = sorted(range(s.num_players), key=lambda i: rules.standing_key(s.players[i]),
-                       reverse=True)
-        ranking: list[list[int]] = []
-        previous: tuple[bool, int, int] | None = None
-        for i in order:
-            key = rules.standing_key(s.players[i])
-            if key == previous:
-                ranking[-1].append(i)
-            else:
-                ranking.append([i])
-            previous = key
+        ranking = places({i: rules.standing_key(p) for i, p in enumerate(s.players)})
         details = (Message(f"minos.end.{s.end_reason}"),) if s.end_reason else ()
         return Result({i: p.value for i, p in enumerate(s.players)}, ranking, details)
 

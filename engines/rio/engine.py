@@ -23,6 +23,7 @@ from engines.base import (
     Subset,
     check_options,
     check_seed,
+    places,
 )
 from engines.rng import Rng
 
@@ -251,12 +252,7 @@ class RioEngine:
         if s.phase != "over":
             return None
         keys = {x: rules.standing_key(s, x) for x in range(s.num_players)}
-        ranking: list[list[int]] = []
-        for x in sorted(keys, key=lambda x: keys[x], reverse=True):
-            if ranking and keys[ranking[-1][0]] == keys[x]:
-                ranking[-1].append(x)
-            else:
-                ranking.append([x])
+        ranking = places(keys)
         details = tuple(Message("rio.result.breakdown", {
             "seat": x, "silver_vp": v[0], "chars_vp": v[1], "houses_vp": v[2]})
             for x, v in ((int(k), v) for k, v in s.final.items()))

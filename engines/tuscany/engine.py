@@ -21,6 +21,7 @@ from engines.base import (
     check_options,
     check_seed,
     is_seat,
+    places,
 )
 from engines.rng import Rng
 
@@ -130,12 +131,7 @@ class TuscanyEngine:
         if state.phase != "over":
             return None
         keys = {i: standing_key(p) for i, p in enumerate(state.players)}
-        ranking: list[list[int]] = []
-        for seat in sorted(keys, key=lambda i: keys[i], reverse=True):
-            if ranking and keys[ranking[-1][0]] == keys[seat]:
-                ranking[-1].append(seat)
-            else:
-                ranking.append([seat])
+        ranking = places(keys)
         details = tuple(Message("tuscany.result.line", {
             "player": i, "red": k[0], "empty": k[1], "green": k[2]}) for i, k in keys.items())
         return Result({i: k[0] for i, k in keys.items()}, ranking, details)
