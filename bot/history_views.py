@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,8 @@ from bot.undo import Undo, UndoResult
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
+
+log = logging.getLogger(__name__)
 
 NAV = ("first", "back", "next", "last")
 LOG_PAGE = 12
@@ -71,6 +74,17 @@ async def undo(interaction: discord.Interaction[Any], game_id: int, *,
     await announce_undo(interaction, bot, result)
 
 
+async def _board_file(bot: LudoBot, game: GameInfo, locale: str) -> list[discord.File]:
+    """The public board after an undo, in the channel's language (the turn message's rule);
+    a drawing bug must not hold back the announcement."""
+    try:
+        image = await bot.service.board(game.id, locale=locale)
+    except Exception:
+        log.exception("game %d: drawing the board after an undo failed", game.id)
+        return []
+    return [discord.File(io.BytesIO(image), filename=f"{game.game_key}.png")]
+
+
 async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
                         result: UndoResult) -> None:
     game = result.game
@@ -86,8 +100,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
         if result.awaited:
             lines.append(t("ui.next", locale, players=messages.mentions(
                 game, [s.seat for s in result.awaited])))
-        files = ([discord.File(io.BytesIO(result.image), filename=f"{game.game_key}.png")]
-                 if result.image else [])
+        files = await _board_file(bot, game, locale)
         await play.reply(interaction, lines[0])
         await play.send_to_channel(bot, game, "\n".join(lines), files=files,
                                    view=turn_message_view(game.id, locale),

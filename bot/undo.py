@@ -70,7 +70,8 @@ def plan_undo(rows: Sequence[LogRow], seat: int) -> UndoPlan | None:
 
 @dataclass(frozen=True, slots=True)
 class UndoResult:
-    """What happened: applied (with the new board), waiting for votes, or refused."""
+    """What happened: applied, waiting for votes, or refused (the board is drawn by whoever
+    announces it, in the language of the place it is shown)."""
 
     game: GameInfo
     requester: Seat
@@ -79,7 +80,6 @@ class UndoResult:
     request: UndoRequest | None = None
     reason: str = OWN
     taken_back: tuple[LogRow, ...] = ()
-    image: bytes | None = None
     awaited: tuple[Seat, ...] = ()
 
 
@@ -170,7 +170,7 @@ class Undo:
             game, _engine, _state = await service._load_active(game.id)
             result = await self._apply(game, requester, request.rewind_to, "vote")
         return UndoResult(result.game, requester, applied=True, request=request,
-                          reason="vote", taken_back=result.taken_back, image=result.image,
+                          reason="vote", taken_back=result.taken_back,
                           awaited=result.awaited)
 
     async def _apply(self, game: GameInfo, seat: Seat, rewind_to: int,
@@ -197,9 +197,8 @@ class Undo:
             raise errors.StaleVersion(game_id=game.id, version=game.version) from None
         log.info("game %d v%d: seat %d took back %d move(s) to #%d (%s)", game.id, saved.version,
                  seat.seat, len(taken), rewind_to, reason)
-        image = await service._render(saved, engine, state)
         return UndoResult(saved, seat, applied=True, reason=reason, taken_back=taken,
-                          image=image, awaited=service._awaited(saved, engine, state))
+                          awaited=service._awaited(saved, engine, state))
 
     async def pending(self, game_id: int) -> UndoRequest | None:
         return await self.repo.open_undo_request(game_id)

@@ -72,19 +72,21 @@ async def open_game(table: Table, *, humans: tuple[str, ...] = ("alice",), ais: 
     record = await fake.interact(fake.slash(
         "game new", {"game": "havana", "seats": len(humans) + ais, **options}, user=creator))
     (lobby,) = fake.interaction_messages(record)
-    table.game_id = int(lobby.find(label="Start")["custom_id"].split(":")[2])
+    lobby_id = next(c["custom_id"] for c in lobby.interactive()  # ludo:lobby:<game>:<op>,
+                    if c["custom_id"].startswith("ludo:lobby:")).rsplit(":", 1)[0]  # any language
+    table.game_id = int(lobby_id.split(":")[2])
     for human in humans[1:]:
-        await fake.interact(fake.button(lobby.find(label="Join")["custom_id"], lobby,
+        await fake.interact(fake.button(f"{lobby_id}:join", lobby,
                                         user=human))
     for _ in range(ais):
-        await fake.interact(fake.button(lobby.find(label="Add bot")["custom_id"], lobby,
+        await fake.interact(fake.button(f"{lobby_id}:ai", lobby,
                                         user=creator))
-    await fake.interact(fake.button(lobby.find(label="Start")["custom_id"], lobby,
+    await fake.interact(fake.button(f"{lobby_id}:start", lobby,
                                     user=creator))
     await fake.wait_for_call("POST", r"^/channels/\d+/messages$", since=mark)
     await fake.idle()
-    return fake.last_message(predicate=lambda m: not m.ephemeral and "Havana" in m.content
-                             and bool(m.attachments))
+    return fake.last_message(predicate=lambda m: not m.ephemeral and any(
+        f.filename == "havana.png" for f in m.attachments))
 
 
 async def wait_public(fake: FakeDiscord, predicate: Callable[[StoredMessage], bool], *,
@@ -253,6 +255,35 @@ async def test_free_undo_from_the_panel_button(fake_discord: FakeDiscord, run_bo
         notices = [m for m in fake.interaction_messages(stale) if m.id != panel.id]
         assert any(t("service.stale_version", "en") in m.content for m in notices)
         assert [a for a in await effective_moves(bot, table.game_id) if a.startswith("0:")] == []
+    assert fake.rejections == []
+
+
+async def test_undo_board_follows_the_channel_language(fake_discord: FakeDiscord,
+                                                       run_bot: RunBot, tmp_path: Path) -> None:
+    """Issue 13 §6: a French server without an override — the undo announcement's board is
+    drawn in French like its text (override, then Discord's server locale, then default)."""
+    fake, clock = fake_discord, FakeClock()
+    fake.guilds[fake.guild_id]["preferred_locale"] = "fr"
+    table = Table(fake)
+    bot = await make_bot(fake, tmp_path / "db.sqlite3", clock)
+    drawn: list[str] = []
+    render = bot.service._render_fn
+
+    async def recording(game_key: str, view: Any, names: Any, locale: str) -> bytes:
+        drawn.append(locale)
+        return await render(game_key, view, names, locale)
+
+    bot.service._render_fn = recording
+    async with run_bot(bot):
+        await open_game(table)
+        panel = await play_pick(table, "alice")
+        undo = panel.find(prefix="ludo:undo:")
+        before, mark = len(fake.public_messages()), len(drawn)
+        await fake.interact(fake.button(undo["custom_id"], panel))
+        (public,) = fake.public_messages()[before:]
+        assert public.attachments and public.content.startswith(
+            t("history.undo_done", "fr", player=mention(fake, "alice"), n=1))
+        assert drawn[mark:] and set(drawn[mark:]) == {"fr"}
     assert fake.rejections == []
 
 
