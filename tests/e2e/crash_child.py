@@ -71,7 +71,8 @@ def arm(point: str) -> None:
 
 
 async def run(token: str, database: Path) -> None:
-    bot = await build_bot(Settings(discord_token=token, database=database, ai_delay=0))
+    bot = await build_bot(Settings(discord_token=token, database=database, ai_delay=0,
+                                   ai_level="random"))
     bot._connection.guild_ready_timeout = 0.05
     async with bot:
         await bot.start(token)

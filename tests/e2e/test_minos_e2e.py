@@ -66,7 +66,7 @@ class Alice:
         return await self.bot.service.view(self.game_id, None)
 
     async def open_panel(self) -> StoredMessage:
-        record = await self.fake.interact(self.fake.slash("game hand"), settle=False)
+        record = await self.fake.interact(self.fake.slash("game hand"))  # the deferred panel
         (panel,) = self.fake.interaction_messages(record)
         assert panel.ephemeral
         return panel
@@ -189,7 +189,7 @@ async def test_a_whole_game_with_a_conflict_where_the_human_defends(
     monkeypatch.setattr(bot.service.secrets, "randbits", lambda bits: SEED)
     fake = fake_discord
     app = await build_bot(Settings(discord_token=fake.token, database=tmp_path / "db.sqlite3",
-                                   ai_delay=0))
+                                   ai_delay=0, ai_level="random"))  # the seed's game
     async with run_bot(app):
         record = await fake.interact(fake.slash("game new", {"game": "minos", "seats": 2}))
         (lobby,) = fake.interaction_messages(record)

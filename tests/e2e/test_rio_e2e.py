@@ -37,7 +37,8 @@ MAX_WAITS = 3000  # waits for the AI seats
 
 
 async def make_bot(fake: FakeDiscord, database: Path) -> LudoBot:
-    return await build_bot(Settings(discord_token=fake.token, database=database, ai_delay=0))
+    return await build_bot(Settings(discord_token=fake.token, database=database, ai_delay=0,
+                                    ai_level="random"))  # the plumbing, not AI strength
 
 
 def step_in(panel: StoredMessage) -> str | None:
