@@ -24,6 +24,11 @@ from tests.e2e.test_tuscany_e2e import PANEL_IMAGE, Table, make_bot
 HANG = 300.0  # only to catch a hang
 
 
+async def _until_only_human(bot: Any, game_id: int) -> None:
+    while set((await bot.service.view(game_id, None))["active"]) != {0}:
+        await asyncio.sleep(0.02)
+
+
 @pytest.mark.parametrize("entry", ["button", "command"])
 async def test_the_panel_is_acknowledged_before_its_image_is_drawn(
         fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
@@ -81,6 +86,12 @@ async def test_clicks_are_acknowledged_while_answers_wait_their_turn(
     async with run_bot(bot):
         table = Table(fake)
         await table.open()
+        # The AI seat arranges its own region at the same time: let it finish, so both
+        # clicks below ask for the panel of one version (one cache key).
+        game = await bot.service.in_channel(fake.channel_id)
+        assert game is not None
+        await asyncio.wait_for(_until_only_human(bot, game.id), HANG)
+        await fake.idle()
         turn = fake.last_message()
         presenter = bot.presenters["tuscany"]
         original = presenter.panel_image

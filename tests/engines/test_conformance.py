@@ -366,6 +366,9 @@ def _load(e: Engine[Any], data: Any) -> None:
     playable(e, s)
 
 
+MAX_PATHS = 400  # fields mutated per sampled state
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_from_dict_refuses_what_it_cannot_play(key: str) -> None:
     e = _engine(key)
@@ -378,8 +381,8 @@ def test_from_dict_refuses_what_it_cannot_play(key: str) -> None:
         data = json.loads(json.dumps(e.to_dict(s)))
         with pytest.raises(InvalidState):
             e.from_dict({**data, "unexpected": 1})
-        paths = list(_paths(data))
-        for path in paths:
+        paths = list(_paths(data))  # a big state (Río's city) has thousands: a fixed sample
+        for path in rng.sample(paths, min(len(paths), MAX_PATHS)):
             if isinstance(path[-1], str) and rng.random() < 0.5:
                 _load(e, _delete(data, path))
             for value in rng.sample(ODD_VALUES, 3):
