@@ -381,7 +381,8 @@ def _check_menus(s: State) -> None:  # noqa: C901 - one list of shapes
         _goods(offer["give"])
         _goods(offer["want"])
         if offer["from"] not in seats or offer["to"] not in (-1, *seats) or not isinstance(
-                offer["id"], int) or not all(x in seats for x in offer["declined"]):
+                offer["id"], int) or not isinstance(offer["declined"], list) or not all(
+                x in seats for x in offer["declined"]):
             raise _fail("trade offer")
     for char, owner in s.chars.items():
         if len(owner) != 2 or owner[0] not in seats or owner[1] < 0:
