@@ -12,7 +12,6 @@ defender's prompt and answer, the public board and the final standings, Discord'
 from __future__ import annotations
 
 import random
-import time
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,6 @@ from tests.e2e.fake_discord import FakeDiscord, StoredMessage
 
 SEED = 7  # the game's seed (the lobby draws one at random; fixed here to be reproducible)
 MAX_CLICKS = 1500
-DEADLINE = 600.0  # a hang guard only
 
 
 def distance(graph: dict[str, tuple[str, ...]], start: str, goals: set[str]) -> int:
@@ -155,9 +153,8 @@ class Alice:
 
     async def play(self) -> int:
         """Alice's turns and answers until the game is over; the clicks made."""
-        clicks, deadline = 0, time.monotonic() + DEADLINE
+        clicks = 0  # bounded by MAX_CLICKS; pytest-timeout catches a hang
         while clicks < MAX_CLICKS:
-            assert time.monotonic() < deadline, "the game went too slowly"
             view = await self.view()
             if view["phase"] == "over":
                 return clicks
