@@ -124,6 +124,7 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
         awaited = [s for s in panel.view.get("active", [])]
         parts.append(t("ui.waiting_for", locale,
                        players=", ".join(names[s] for s in awaited) or "—"))
+        parts.extend(_explained(panel, locale))  # what the game lets anyone do any time
     return messages.clip("\n".join(parts))
 
 
@@ -144,7 +145,7 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
     locale = user_locale(interaction)
     panel = await bot.service.panel(game_id, interaction.user.id)
     content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
-    view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
+    view = panel_components(panel, locale) if panel.choices else discord.ui.View()
     if panel.awaited:  # a free take-back within the turn (bot/undo.py) on a free row
         from bot.history_views import undo_button
         from bot.undo import plan_undo

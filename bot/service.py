@@ -493,10 +493,11 @@ class GameService:
                 if expected_version is not None and expected_version != game.version \
                         and not await self._only_others_moved(game, seat.seat, expected_version):
                     raise errors.StaleVersion(game_id=game_id, version=game.version)
-                if seat.seat not in engine.active_players(state):
+                move = Action.parse(action)
+                if seat.seat not in engine.active_players(state) \
+                        and move.kind not in engine.spec.free_kinds:
                     raise NotYourTurn(f"seat {seat.seat} is not awaited")
-                result = await self._apply(game, engine, state, seat.seat,
-                                           Action.parse(action))
+                result = await self._apply(game, engine, state, seat.seat, move)
                 await self.repo.reset_misses(game_id, seat.seat)  # back in time: 0 misses
                 return result
 
@@ -651,7 +652,8 @@ class GameService:
             if seat is None:
                 raise errors.NotSeated(game_id=game_id)
             awaited = seat in self._awaited(game, engine, state)
-            choices = tuple(engine.choices(state, seat.seat)) if awaited else ()
+            free = engine.spec.free_kinds and game.status == ACTIVE  # e.g. trades any time
+            choices = tuple(engine.choices(state, seat.seat)) if awaited or free else ()
             return Panel(game=game, seat=seat.seat, view=engine.view(state, seat.seat),
                          choices=choices, awaited=awaited)
 

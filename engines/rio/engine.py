@@ -39,6 +39,7 @@ SPEC = Spec(
     seat_list_params=frozenset({"order"}),
     ending_kinds=frozenset({"done", "end", "staged", "tsend", "accept", "keep"}),
     passing_kinds=frozenset({"hold", "refuse", "tdecline", "back", "stop"}),
+    free_kinds=trades.KINDS,  # "à n'importe quel moment de la partie" (§1.13)
 )
 
 
@@ -48,11 +49,13 @@ def seated(s: State, seat: object) -> bool:
 
 
 def legal(s: State, seat: int) -> list[Action]:
-    """Every offered atomic action of an awaited ``seat``: the game's, or the trade
-    menu's. A seat that is not awaited is offered nothing (trades wait for his turn)."""
-    if not seated(s, seat) or s.phase == "over" or seat not in active(s):
+    """Every offered atomic action of ``seat``: the game's, or the trade menu's. A seat
+    that is not awaited is offered the trade menu only: trades are free at any time."""
+    if not seated(s, seat) or s.phase == "over":
         return []
     tr = trades.legal(s, seat)
+    if seat not in active(s):
+        return tr
     if s.players[seat].trade_sub:
         default = skip(s, seat)
         return tr + ([default] if default is not None else [])

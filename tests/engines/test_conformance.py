@@ -9,6 +9,8 @@ A game added to ``engines.registry`` gets every check here for free; it brings o
   samples of every subset decision) applies, the fast path agrees, and mutations of them
   (other kinds, other arguments, wrong seats, subset sizes out of range) are refused with a
   typed :class:`GameError`, the state unchanged; ``skip_action`` is offered when given;
+* a seat that is not awaited is offered only the free actions its game declares
+  (``Spec.free_kinds``), and exactly those apply;
 * every decision fits a Discord select (≤ 25 options) and ``choices`` mirrors the offer;
 * no view shows a seat's hidden information to another seat or to a spectator;
 * playouts end within a step bound;
@@ -28,6 +30,7 @@ from typing import Any
 import pytest
 
 from engines.base import (
+    TURN_END,
     Action,
     Choice,
     Engine,
@@ -185,12 +188,35 @@ def check_point(e: Engine[Any], s: Any, seat: int, rng: random.Random) -> None:
                 refused(e, s, seat, near)
     some = (legal + samples)[0]
     for other in range(e.spec.max_players + 1):
-        if other not in e.active_players(s):
-            assert isinstance(refused(e, s, other, some), NotYourTurn | GameOver)
+        if other not in e.active_players(s) and not offered(e, s, other, some):
+            error = refused(e, s, other, some)
+            assert isinstance(error, NotYourTurn | GameOver) or some.kind in e.spec.free_kinds
     for odd in odd_seats(e):
         refused(e, s, odd, some)
         assert e.legal_actions(s, odd) == [] and e.choices(s, odd) == []
         assert e.skip_action(s, odd) is None
+
+
+def check_out_of_turn(e: Engine[Any], s: Any, seat: int, rng: random.Random) -> None:
+    """A seat that is not awaited is offered only the game's free actions
+    (``Spec.free_kinds``, e.g. Río's trades) and can do exactly what it is offered: every
+    check of :func:`check_point` holds for it too. Anything else is not its turn."""
+    free = e.spec.free_kinds
+    legal, subs = e.legal_actions(s, seat), e.subsets(s, seat)
+    assert all(a.kind in free for a in legal) and all(sub.kind in free for sub in subs)
+    assert e.skip_action(s, seat) is None
+    if legal or subs:
+        check_point(e, s, seat, rng)
+        for action in legal:  # a free action never ends a turn nor changes who is awaited
+            out = e.apply(s, seat, action)
+            assert all(ev.key != TURN_END for ev in out.events)
+            assert e.active_players(out.state) == e.active_players(s)
+    else:
+        assert e.choices(s, seat) == []
+    theirs = [a for x in sorted(e.active_players(s)) for a in e.legal_actions(s, x)
+              if a.kind not in free]
+    for action in theirs[:3]:
+        assert isinstance(refused(e, s, seat, action), NotYourTurn)
 
 
 def check_views(key: str, s: Any, n: int, rng: random.Random) -> None:
@@ -276,6 +302,9 @@ def test_offered_actions_apply_and_nothing_else_is_accepted(key: str, n: int,
     for s, _seat, _action in sampled_states(key, n, 200 + seed, every=11):
         for awaited in sorted(e.active_players(s)):
             check_point(e, s, awaited, rng)
+        others = [x for x in range(n) if x not in e.active_players(s)]
+        if others:
+            check_out_of_turn(e, s, rng.choice(others), rng)
 
 
 @pytest.mark.parametrize(("key", "n", "seed"), _cases(1))
@@ -403,4 +432,7 @@ def test_soak_offer_views_and_replay(key: str, n: int, seed: int) -> None:
     points = sampled_states(key, n, 10_000 + seed, every=3)
     for s, seat, _action in points:
         check_point(e, s, seat, rng)
+        others = [x for x in range(n) if x not in e.active_players(s)]
+        if others:
+            check_out_of_turn(e, s, rng.choice(others), rng)
         check_views(key, s, n, rng)
