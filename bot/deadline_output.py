@@ -1,6 +1,7 @@
 """The deadline pass's voice on Discord (:class:`bot.deadlines.DeadlineOutput`): public
-announcements in the game's channel, warnings and "you're next" by DM or mention, the turn
-messages of moves played for absent players, and restarting the AI runner."""
+notices and the turn messages of moves played for absent players (both written to the
+outbox with their state change, delivered by :mod:`bot.outbox`), warnings and "you're
+next" by DM or mention, and restarting the AI runner."""
 
 from __future__ import annotations
 
@@ -25,9 +26,8 @@ class DiscordDeadlineOutput:
     def __init__(self, bot: LudoBot) -> None:
         self.bot = bot
 
-    async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
-        locale = await play.public_locale(self.bot, game.guild_id)
-        await play.send_to_channel(self.bot, game, t(key, locale, **params))
+    async def flush(self) -> None:
+        await self.bot.outbox.flush()
 
     async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
                      *, dm: bool) -> bool:

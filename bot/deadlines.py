@@ -31,7 +31,7 @@ from bot.errors import StaleVersion
 from bot.messages import jump_link
 from bot.models import ACTIVE, GameInfo, MoveResult, Seat
 from bot.quiet import quiet_until
-from bot.service import GameService
+from bot.service import GameService, announcement
 from bot.storage.base import Reminder, VersionConflict
 from engines.base import Action, Engine, GameError, Message, offered
 
@@ -43,8 +43,9 @@ ABANDONED_NAME = "{name} 🤖"
 class DeadlineOutput(Protocol):
     """Where the pass speaks; the bot implements it over Discord, tests record it."""
 
-    async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
-        """A public message in the game's channel."""
+    async def flush(self) -> None:
+        """Public notices were written to the outbox with their state change: deliver them
+        (:mod:`bot.outbox`)."""
 
     async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
                      *, dm: bool) -> bool:
@@ -170,22 +171,25 @@ class DeadlineKeeper:
         if game is None:
             return
         policy = await self.repo.deadline_policy(game.id)
-        misses = await self.repo.claim_timeout(game.id, row.seat, row.user_id, row.turn_version,
-                                               expected_version=game.version, now=now)
+        skip = policy.on_timeout == "skip" and await self._skip_offered(game, row.seat)
+        key = "deadline.expired_skip" if skip else "deadline.expired_ai"
+        # The notice is written with the miss, in its transaction (the outbox): a crash
+        # before it is posted cannot lose it, a retry of the pass cannot repeat it.
+        misses = await self.repo.claim_timeout(
+            game.id, row.seat, row.user_id, row.turn_version, expected_version=game.version,
+            now=now, owed=lambda misses: [announcement(key, {"player": f"<@{row.user_id}>",
+                                                             "misses": misses})])
         if misses is None:
             log.info("game %d: timeout of seat %d no longer applies", game.id, row.seat)
             return
-        skipped: list[bool] = []
 
         def choose(engine: Engine[Any], state: Any,
                    current: GameInfo) -> Action | Awaitable[Action]:
-            if policy.on_timeout == "skip":
+            if skip:
                 action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
                 if isinstance(action, Action) and offered(engine, state, row.seat, action):
-                    skipped.append(True)
                     return action
-            skipped.append(False)
             return self.service.think(current, engine, state, row.seat, current.ai_level)
 
         results: list[MoveResult] = []
@@ -201,34 +205,43 @@ class DeadlineKeeper:
             if result.turn_completed:  # their turn is over; a next one has its own clock
                 break
         report.expired += 1
-        key = "deadline.expired_skip" if skipped and all(skipped) else "deadline.expired_ai"
         log.info("game %d: seat %d (user %d) timed out, miss %d, %d move(s) %s", game.id,
                  row.seat, row.user_id, misses, len(results), key.rsplit("_", 1)[-1])
-        await self.output.announce(game, key, {"player": f"<@{row.user_id}>",
-                                               "misses": misses})
+        await self.output.flush()  # the notice, queued before the moves' turn messages
         for result in results:
             await self.output.moved(result)
         threshold = policy.abandon_after
         if threshold and misses >= threshold and await self._abandon(game.id, row, misses):
             report.abandoned += 1
+            await self.output.flush()
         self.output.resume_ai(game.id)
+
+    async def _skip_offered(self, game: GameInfo, seat: int) -> bool:
+        """Whether the rules let the seat skip now (``skip`` policy): decides the notice,
+        which is written before the moves are played."""
+        loaded = await self.repo.load_game(game.id)
+        if loaded is None or loaded[1] is None:
+            return False
+        engine = self.service.engine(game.game_key)
+        state = engine.from_dict(loaded[1])
+        action = engine.skip_action(state, seat)
+        return isinstance(action, Action) and offered(engine, state, seat, action)
 
     async def _abandon(self, game_id: int, row: Reminder, misses: int) -> bool:
         game = await self.service.get(game_id)
         if game.status != ACTIVE or game.seats[row.seat].user_id != row.user_id:
             return False
         name = ABANDONED_NAME.format(name=game.seats[row.seat].name)[:80]
+        notice = announcement("deadline.abandoned", {"player": f"<@{row.user_id}>",
+                                                     "misses": misses, "seat": row.seat + 1})
         try:
             game = await self.repo.abandon_seat(
                 game_id, Seat(row.seat, None, name, game.ai_level), row.user_id,
-                row.turn_version, now=self.clock())
+                row.turn_version, now=self.clock(), outbox=[notice])
         except VersionConflict:
             return False
         log.info("game %d: seat %d abandoned by user %d after %d misses", game_id, row.seat,
                  row.user_id, misses)
-        await self.output.announce(game, "deadline.abandoned",
-                                   {"player": f"<@{row.user_id}>", "misses": misses,
-                                    "seat": row.seat + 1})
         return True
 
     async def _seat_game(self, row: Reminder) -> GameInfo | None:

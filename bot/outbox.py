@@ -8,7 +8,9 @@ Discord answers a second post of the same row (sent just before a crash, again a
 with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
-for both (:func:`bot.play.public_locale`).
+for both (:func:`bot.play.public_locale`). Besides turn messages, the outbox carries the
+public notices the deadline pass owes (a missed deadline, an abandoned seat), written in the
+transaction of the state change that causes them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from bot import messages, play
 from bot.deadlines import stamp
 from bot.errors import ServiceError
 from bot.i18n import t
-from bot.service import TURN_MESSAGE
+from bot.service import ANNOUNCEMENT, TURN_MESSAGE
 from bot.storage.base import OutboxRow
 from bot.ui import turn_message_view
 from engines.base import Event
@@ -135,12 +137,17 @@ class Deliverer:
         return True
 
     async def _send(self, row: OutboxRow) -> discord.Message:
-        if row.kind != TURN_MESSAGE:
+        if row.kind not in (TURN_MESSAGE, ANNOUNCEMENT):
             raise ServiceError(f"unknown outbox kind {row.kind!r}")
         bot = self.bot
         game = await bot.service.get(row.game_id)
         locale = await play.public_locale(bot, game.guild_id)
         payload: dict[str, Any] = dict(row.payload)
+        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        if row.kind == ANNOUNCEMENT:  # a notice: text only, no one pinged
+            return await channel.send(  # type: ignore[union-attr]
+                content=messages.clip(t(payload["key"], locale, **payload["params"])),
+                allowed_mentions=discord.AllowedMentions.none(), nonce=row.nonce)
         names = [s.name for s in game.seats]
         awaited = [game.seat(s) for s in payload["awaited"]]
         lines = []
@@ -174,5 +181,4 @@ class Deliverer:
             kwargs["file"] = discord.File(io.BytesIO(image), filename=f"{game.game_key}.png")
         if not payload["over"]:
             kwargs["view"] = turn_message_view(game.id, locale)
-        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
         return await channel.send(**kwargs)  # type: ignore[union-attr]

@@ -77,6 +77,7 @@ MAX_REMINDER_HOURS = 24.0 * 30
 MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
 TURN_MESSAGE = "turn"  # the outbox kind of a turn message (board, account, who is next)
+ANNOUNCEMENT = "announce"  # the outbox kind of a public notice (a missed deadline, a seat left)
 
 
 def _nonce() -> str:
@@ -95,6 +96,13 @@ def turn_message(state: Mapping[str, Any], *, events: Sequence[Event],
         "awaited": [s.seat for s in awaited], "over": over, "started": started,
         "deadlines": {str(a.seat): a.deadline_at for a in plan if a.deadline_at is not None},
     }, _nonce())
+
+
+def announcement(key: str, params: Mapping[str, str | int]) -> Outgoing:
+    """A public notice the deadline pass owes the channel (``key`` of the catalogues and
+    its plain parameters), written with the state change that causes it: translated at
+    delivery into the channel's language."""
+    return Outgoing(ANNOUNCEMENT, {"key": key, "params": dict(params)}, _nonce())
 
 
 @contextlib.contextmanager

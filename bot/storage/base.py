@@ -527,10 +527,14 @@ class Repository(ABC):
 
     @abstractmethod
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
-                            expected_version: int, now: float) -> int | None:
+                            expected_version: int, now: float,
+                            owed: Callable[[int], Sequence[Outgoing]] | None = None
+                            ) -> int | None:
         """Record a missed deadline once per seat turn, in one transaction guarded by the
         game version and the expired clock; return the consecutive misses so far, or None
-        if the guard failed (the player moved, the game changed, the clock was stopped)."""
+        if the guard failed (the player moved, the game changed, the clock was stopped).
+        ``owed(misses)``: the messages the miss owes, stored in the same transaction, only
+        when the miss is counted (a retry after a crash finds them already queued)."""
 
     @abstractmethod
     async def reset_misses(self, game_id: int, seat: int) -> None:
@@ -538,9 +542,10 @@ class Repository(ABC):
 
     @abstractmethod
     async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
-                           now: float) -> GameInfo:
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo:
         """Hand a missing player's seat to the AI (``seat`` is the AI seat) and mark it
-        abandoned; :class:`VersionConflict` if ``user_id`` no longer holds it."""
+        abandoned, with the messages that owes (``outbox``) in the same transaction;
+        :class:`VersionConflict` if ``user_id`` no longer holds it."""
 
     @abstractmethod
     async def abandoned_seats(self, game_id: int) -> dict[int, int]:

@@ -1077,7 +1077,9 @@ class SqliteRepository(Repository):
             "ORDER BY r.deadline_at, r.game_id, r.seat", (now, ACTIVE))
 
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
-                            expected_version: int, now: float) -> int | None:
+                            expected_version: int, now: float,
+                            owed: Callable[[int], Sequence[Outgoing]] | None = None
+                            ) -> int | None:
         async def tx(conn: aiosqlite.Connection) -> int | None:
             guard = await self._scalar(
                 conn, "SELECT 1 FROM games g JOIN reminders r ON r.game_id = g.id "
@@ -1090,15 +1092,19 @@ class SqliteRepository(Repository):
                 "INSERT OR IGNORE INTO absence_events (game_id, seat, user_id, kind, "
                 "turn_version, created_at) VALUES (?, ?, ?, 'timeout', ?, ?)",
                 (game_id, seat, user_id, turn_version, now))
-            if cur.rowcount == 1:  # a retry after a crash finds it already counted
+            counted = cur.rowcount == 1  # a retry after a crash finds it already counted
+            if counted:
                 await conn.execute(
                     "INSERT INTO seat_absence (game_id, seat, user_id, misses) "
                     "VALUES (?, ?, ?, 1) ON CONFLICT (game_id, seat) DO UPDATE SET "
                     "misses = CASE WHEN user_id = excluded.user_id THEN misses + 1 ELSE 1 END, "
                     "user_id = excluded.user_id", (game_id, seat, user_id))
-            return int(await self._scalar(
+            misses = int(await self._scalar(
                 conn, "SELECT misses FROM seat_absence WHERE game_id = ? AND seat = ?",
                 (game_id, seat)))
+            if counted and owed is not None:
+                await self._queue(conn, game_id, expected_version, owed(misses), now)
+            return misses
 
         return await self._write(tx)
 
@@ -1111,7 +1117,7 @@ class SqliteRepository(Repository):
         await self._write(tx)
 
     async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
-                           now: float) -> GameInfo:
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo:
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "UPDATE seats SET user_id = NULL, name = ?, ai_level = ? WHERE game_id = ? "
@@ -1135,7 +1141,9 @@ class SqliteRepository(Repository):
                 "turn_version, created_at) VALUES (?, ?, ?, 'abandon', ?, ?)",
                 (game_id, seat.seat, user_id, turn_version, now))
             await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return await self._game(conn, game_id)
+            game = await self._game(conn, game_id)
+            await self._queue(conn, game_id, game.version, outbox, now)
+            return game
 
         return await self._write(tx)
 
