@@ -128,7 +128,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
 
 async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
     bot = play.bot_of(interaction)
-    await interaction.response.defer()
+    await play.acknowledge(interaction, "update")
     result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
     if result.applied or result.refused:
         with contextlib.suppress(discord.HTTPException):
@@ -142,6 +142,7 @@ class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     was drawn at: a second click, or a click after any later move, is out of date."""
 
     seated = True
+    ack = "private"
 
     def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
         self.game_id, self.version = game_id, version
@@ -164,6 +165,8 @@ class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                      template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
+    ack = "update"
+
     def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
         self.request_id, self.accept = request_id, accept
         style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
@@ -234,6 +237,8 @@ async def send_log(interaction: discord.Interaction[Any], game_id: int,
 class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
                              r"(?P<op>first|back|next|last)"):
+    ack = "update"
+
     def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
         self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
         super().__init__(discord.ui.Button(
@@ -253,7 +258,7 @@ class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot = play.bot_of(interaction)
         text, view = await log_message(bot, self.game_id, self.page,
                                        play.user_locale(interaction), self.size)
-        await interaction.response.edit_message(content=text, view=view)
+        await play.update(interaction, text, view)
 
 
 # ------------------------------------------------------------------ replay
@@ -289,7 +294,8 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
     """The step-through view, then (finished games) the animated whole game."""
     bot = play.bot_of(interaction)
     locale = play.user_locale(interaction)
-    await interaction.response.defer(ephemeral=not public, thinking=True)
+    if not interaction.response.is_done():  # the command may have deferred already
+        await interaction.response.defer(ephemeral=not public, thinking=True)
     text, view, files = await replay_message(bot, game_id, 0, locale)
     await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
     game = await bot.service.get(game_id)
@@ -304,7 +310,7 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
 async def _show_position(interaction: discord.Interaction[Any], game_id: int,
                          position: int) -> None:
     bot = play.bot_of(interaction)
-    await interaction.response.defer()
+    await play.acknowledge(interaction, "update")
     text, view, files = await replay_message(bot, game_id, position,
                                              play.user_locale(interaction))
     await interaction.edit_original_response(content=text, view=view, attachments=files)
@@ -312,6 +318,8 @@ async def _show_position(interaction: discord.Interaction[Any], game_id: int,
 
 class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
+    ack = "update"
+
     def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
         self.game_id, self.position = game_id, position
         super().__init__(discord.ui.Button(label=label or op,
@@ -339,6 +347,8 @@ def _chosen(interaction: discord.Interaction[Any]) -> int:
 
 class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"ludo:rsel:(?P<game>[0-9]+)"):
+    ack = "update"
+
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id = game_id
@@ -389,6 +399,8 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
 
 class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
+    ack = "update"
+
     def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
         self.guild_id, self.page = guild_id, page
         super().__init__(discord.ui.Button(label=label or op,
@@ -415,7 +427,7 @@ class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         text, view = await games_message(play.bot_of(interaction), self.guild_id, self.page,
                                          play.user_locale(interaction))
-        await interaction.response.edit_message(content=text, view=view)
+        await play.update(interaction, text, view)
 
 
 HISTORY_ITEMS = (UndoButton, UndoVoteButton, LogPageButton, ReplayButton, ReplaySelect,

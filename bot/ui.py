@@ -52,6 +52,7 @@ class PanelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """On a public turn message: opens the clicker's private panel (always fresh)."""
 
     seated = True
+    ack = "private"
 
     def __init__(self, game_id: int, label: str = "My panel") -> None:
         self.game_id = game_id
@@ -76,6 +77,7 @@ class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """One legal action of the panel's step, bound to the version it was offered at."""
 
     seated = True
+    ack = "update"
 
     def __init__(self, game_id: int, version: int, action: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
@@ -105,6 +107,7 @@ class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A select of the legal actions of one group; option values are action texts."""
 
     seated = True
+    ack = "update"
 
     def __init__(self, game_id: int, version: int, group: str,
                  options: list[discord.SelectOption] | None = None,
@@ -133,8 +136,7 @@ class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
         values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
         if not values:
-            await interaction.response.send_message(
-                t("ui.nothing_chosen", play.user_locale(interaction)), ephemeral=True)
+            await play.reply(interaction, t("ui.nothing_chosen", play.user_locale(interaction)))
             return
         await play.act_from_component(interaction, self.game_id, self.version, str(values[0]))
 
@@ -150,6 +152,7 @@ class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
     """
 
     seated = True
+    ack = "update"
 
     def __init__(self, game_id: int, version: int, head: str,
                  options: list[discord.SelectOption] | None = None, *,
@@ -199,6 +202,7 @@ class MuteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """On a reminder: silence reminders for the clicker until their next turn."""
 
     seated = True
+    ack = "private"
 
     def __init__(self, game_id: int, label: str = "Mute for this turn") -> None:
         self.game_id = game_id
@@ -224,6 +228,8 @@ LOBBY_OPS = ("join", "leave", "ai", "start")
 class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ludo:lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"):
     """Join / Leave / Add bot / Start on the lobby message, which updates in place."""
+
+    ack = "update"
 
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "ai": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
@@ -251,6 +257,7 @@ class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """A human player's vote to cancel a started game."""
 
     seated = True
+    ack = "public"
 
     def __init__(self, game_id: int, label: str = "Vote to cancel") -> None:
         self.game_id = game_id
