@@ -670,6 +670,13 @@ class GameService:
                 raise errors.NotSeated(key="service.no_such_seat", seat=seat)
             return engine.view(state, seat)
 
+    async def spectator(self, game_id: int) -> tuple[GameInfo, dict[str, Any]]:
+        """The game and its public view, read together: the view is the one of
+        ``game.version`` (an image cache key can rely on it)."""
+        with _logged("spectator", game=game_id):
+            game, engine, state = await self._load_started(game_id)
+            return game, engine.view(state, None)
+
     async def board(self, game_id: int, *, user_id: int | None = None,
                     locale: str = "en") -> bytes:
         """The spectator board, or that player's own view when ``user_id`` is given (for an
