@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.i18n import stored_event
 from bot.models import (
     ACTIVE,
     CANCELLED,
@@ -82,7 +83,9 @@ def _dumps(value: Any) -> str:
 
 
 def _events(raw: str) -> tuple[Event, ...]:
-    return tuple(Event.from_dict(e) for e in json.loads(raw))
+    """Logged events; those written before nested Messages get their "@key" texts back as
+    Messages (:func:`bot.i18n.stored_event`)."""
+    return tuple(stored_event(Event.from_dict(e)) for e in json.loads(raw))
 
 
 def _is_busy(err: sqlite3.OperationalError) -> bool:
