@@ -1,25 +1,17 @@
 """The deadline pass's voice on Discord (:class:`bot.deadlines.DeadlineOutput`): public
-notices and the turn messages of moves played for absent players (both written to the
-outbox with their state change, delivered by :mod:`bot.outbox`), warnings and "you're
-next" by DM or mention, and restarting the AI runner."""
+notices, warnings and "you're next" (written to the outbox with their state change and
+delivered by :mod:`bot.outbox`), the turn messages of moves played for absent players, and
+restarting the AI runner."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-import discord
+from typing import TYPE_CHECKING
 
 from bot import play
-from bot.i18n import t
-from bot.models import GameInfo, MoveResult
-from bot.ui import turn_message_view
+from bot.models import MoveResult
 
 if TYPE_CHECKING:
     from bot.app import LudoBot
-
-log = logging.getLogger(__name__)
 
 
 class DiscordDeadlineOutput:
@@ -28,23 +20,6 @@ class DiscordDeadlineOutput:
 
     async def flush(self) -> None:
         await self.bot.outbox.flush()
-
-    async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
-                     *, dm: bool) -> bool:
-        public = await play.public_locale(self.bot, game.guild_id)
-        if not dm:
-            sent = await play.send_to_channel(self.bot, game, t(key, public, **params),
-                                              ping=[user_id])
-            return sent is not None
-        locale = self.bot.user_locales.get(user_id) or public
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(t(key, locale, **params),
-                            view=turn_message_view(game.id, locale))
-        except discord.HTTPException as err:
-            log.info("DM %s to %s failed (%s)", key, user_id, err)
-            return False
-        return True
 
     async def moved(self, result: MoveResult) -> None:
         await play.publish(self.bot, result)

@@ -8,9 +8,10 @@ Discord answers a second post of the same row (sent just before a crash, again a
 with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
-for both (:func:`bot.play.public_locale`). Besides turn messages, the outbox carries the
-public notices the deadline pass owes (a missed deadline, an abandoned seat), written in the
-transaction of the state change that causes them.
+for both (:func:`bot.play.public_locale`). Besides turn messages, the outbox carries what
+the deadline pass owes: public notices (a missed deadline, an abandoned seat) and messages
+to one player (a warning, "you're next": by DM when asked, a mention in the channel when
+DMs are closed), each written in the transaction of the state change that causes it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot import messages, play
 from bot.deadlines import stamp
 from bot.errors import ServiceError
 from bot.i18n import t
-from bot.service import ANNOUNCEMENT, TURN_MESSAGE
+from bot.service import ANNOUNCEMENT, NOTICE, TURN_MESSAGE
 from bot.storage.base import OutboxRow
 from bot.ui import turn_message_view
 from engines.base import Event
@@ -136,18 +137,45 @@ class Deliverer:
                  row.version, message.id)
         return True
 
+    async def _direct(self, row: OutboxRow, game_id: int,
+                      public: str) -> discord.Message | None:
+        """A notice by DM, in the player's own language; None when DMs are closed (the
+        channel mention is the fallback)."""
+        user_id = int(row.payload["user"])
+        locale = self.bot.user_locales.get(user_id) or public
+        event = Event.from_dict(row.payload["message"])
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            return await user.send(messages.clip(t(event.key, locale, **event.params)),
+                                   view=turn_message_view(game_id, locale), nonce=row.nonce)
+        except (discord.Forbidden, discord.NotFound) as err:
+            log.info("outbox %d: DM %s to %d failed (%s): in the channel instead", row.id,
+                     event.key, user_id, err)
+            return None
+
     async def _send(self, row: OutboxRow) -> discord.Message:
-        if row.kind not in (TURN_MESSAGE, ANNOUNCEMENT):
+        if row.kind not in (TURN_MESSAGE, ANNOUNCEMENT, NOTICE):
             raise ServiceError(f"unknown outbox kind {row.kind!r}")
         bot = self.bot
         game = await bot.service.get(row.game_id)
         locale = await play.public_locale(bot, game.guild_id)
         payload: dict[str, Any] = dict(row.payload)
+        if row.kind == NOTICE and payload["dm"]:
+            sent = await self._direct(row, game.id, locale)
+            if sent is not None:
+                return sent
         channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
         if row.kind == ANNOUNCEMENT:  # a notice: text only, no one pinged
             return await channel.send(  # type: ignore[union-attr]
                 content=messages.clip(t(payload["key"], locale, **payload["params"])),
                 allowed_mentions=discord.AllowedMentions.none(), nonce=row.nonce)
+        if row.kind == NOTICE:  # to one player, in the channel: they are pinged
+            event = Event.from_dict(payload["message"])
+            return await channel.send(  # type: ignore[union-attr]
+                content=messages.clip(t(event.key, locale, **event.params)),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(payload["user"])], roles=False, everyone=False),
+                nonce=row.nonce)
         names = [s.name for s in game.seats]
         awaited = [game.seat(s) for s in payload["awaited"]]
         lines = []

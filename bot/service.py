@@ -78,6 +78,7 @@ MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
 TURN_MESSAGE = "turn"  # the outbox kind of a turn message (board, account, who is next)
 ANNOUNCEMENT = "announce"  # the outbox kind of a public notice (a missed deadline, a seat left)
+NOTICE = "notice"  # the outbox kind of a message to one player (a deadline warning, "you're next")
 
 
 def _nonce() -> str:
@@ -103,6 +104,13 @@ def announcement(key: str, params: Mapping[str, str | int]) -> Outgoing:
     its plain parameters), written with the state change that causes it: translated at
     delivery into the channel's language."""
     return Outgoing(ANNOUNCEMENT, {"key": key, "params": dict(params)}, _nonce())
+
+
+def notice(user_id: int, key: str, params: Mapping[str, Any], *, dm: bool) -> Outgoing:
+    """A message the deadline pass owes one player, by DM when ``dm`` (falling back to a
+    mention in the game's channel when DMs are closed); ``params`` may nest Messages."""
+    return Outgoing(NOTICE, {"user": user_id, "dm": dm,
+                             "message": Event(key, params).to_dict()}, _nonce())
 
 
 @contextlib.contextmanager

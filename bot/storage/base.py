@@ -519,7 +519,10 @@ class Repository(ABC):
 
     @abstractmethod
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
-                          warn_at: float | None) -> None: ...
+                          warn_at: float | None, *, outbox: Sequence[Outgoing] = (),
+                          now: float | None = None) -> None:
+        """Move (None: clear) the warning time, with the messages that owes (``outbox``,
+        queued at ``now``) in the same transaction."""
 
     @abstractmethod
     async def due_deadlines(self, now: float) -> list[Reminder]:
@@ -562,7 +565,10 @@ class Repository(ABC):
         """Rows of active games whose notify-before has not been handled yet."""
 
     @abstractmethod
-    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None: ...
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
+                               outbox: Sequence[Outgoing] = (),
+                               now: float | None = None) -> None:
+        """The "you're next" of this turn is handled, with the message it owes if any."""
 
     @abstractmethod
     async def add_notice(self, game_id: int, seat: int, turn_version: int, user_id: int,
@@ -572,7 +578,9 @@ class Repository(ABC):
     async def due_notices(self, now: float) -> list[Notice]: ...
 
     @abstractmethod
-    async def delete_notice(self, notice_id: int) -> None: ...
+    async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
+                            now: float | None = None) -> None:
+        """A held-back notice is done, with the message it owes if any (same transaction)."""
 
     @abstractmethod
     async def add_vacation(self, user_id: int, start_at: float, end_at: float) -> Vacation: ...

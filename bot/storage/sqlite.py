@@ -458,11 +458,12 @@ class SqliteRepository(Repository):
     # --- outbox ------------------------------------------------------------------------
     @staticmethod
     async def _queue(conn: aiosqlite.Connection, game_id: int, version: int,
-                     outbox: Sequence[Outgoing], now: float) -> None:
+                     outbox: Sequence[Outgoing], now: float | None) -> None:
+        created = time.time() if now is None else now
         await conn.executemany(
             "INSERT INTO outbox (game_id, version, kind, payload, nonce, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, version, o.kind, _dumps(o.payload), o.nonce, now) for o in outbox])
+            [(game_id, version, o.kind, _dumps(o.payload), o.nonce, created) for o in outbox])
 
     async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
         async def q(conn: aiosqlite.Connection) -> list[OutboxRow]:
@@ -1065,11 +1066,13 @@ class SqliteRepository(Repository):
             "AND g.status = ? ORDER BY r.warn_at, r.game_id, r.seat", (now, ACTIVE))
 
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
-                          warn_at: float | None) -> None:
+                          warn_at: float | None, *, outbox: Sequence[Outgoing] = (),
+                          now: float | None = None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.execute(
                 "UPDATE reminders SET warn_at = ? WHERE game_id = ? AND seat = ? "
                 "AND turn_version = ?", (warn_at, game_id, seat, turn_version))
+            await self._queue(conn, game_id, turn_version, outbox, now)
 
         await self._write(tx)
 
@@ -1193,11 +1196,14 @@ class SqliteRepository(Repository):
             "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
             "WHERE r.before_sent = 0 AND g.status = ? ORDER BY r.game_id, r.seat", (ACTIVE,))
 
-    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None:
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
+                               outbox: Sequence[Outgoing] = (),
+                               now: float | None = None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.execute(
                 "UPDATE reminders SET before_sent = 1 WHERE game_id = ? AND seat = ? "
                 "AND turn_version = ?", (game_id, seat, turn_version))
+            await self._queue(conn, game_id, turn_version, outbox, now)
 
         await self._write(tx)
 
@@ -1220,9 +1226,16 @@ class SqliteRepository(Repository):
 
         return await self._read(q)
 
-    async def delete_notice(self, notice_id: int) -> None:
+    async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
+                            now: float | None = None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
+            async with conn.execute("SELECT game_id, turn_version FROM notices WHERE id = ?",
+                                    (notice_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:  # handled already
+                return
             await conn.execute("DELETE FROM notices WHERE id = ?", (notice_id,))
+            await self._queue(conn, row[0], row[1], outbox, now)
 
         await self._write(tx)
 

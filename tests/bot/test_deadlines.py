@@ -4,7 +4,7 @@ same after a restart (a new service and keeper on the same file)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from bot.deadlines import DeadlineKeeper
 from bot.errors import ServiceError
 from bot.models import GameInfo, MoveResult, Seat
 from bot.scheduler import ReminderScheduler
-from bot.service import ANNOUNCEMENT, GameService, announcement
+from bot.service import ANNOUNCEMENT, NOTICE, GameService, announcement
 from bot.storage import SqliteRepository
 from bot.storage.base import Outgoing, VersionConflict
 from engines.base import Engine
@@ -47,17 +47,21 @@ class Out:
     closed_dms: set[int] = field(default_factory=set)
 
     async def flush(self) -> None:
-        """Deliver the pending notices (turn messages are the outbox tests' business)."""
+        """Deliver the pending notices as the outbox deliverer does, a DM falling back to
+        the channel when closed (turn messages are the outbox tests' business)."""
         for row in await self.repo.pending_outbox(limit=1000):
             if row.kind == ANNOUNCEMENT:
                 self.public.append((row.game_id, row.payload["key"],
                                     dict(row.payload["params"])))
-                await self.repo.outbox_done(row.id, now=0.0, message_id=row.id)
-
-    async def notify(self, game: GameInfo, user_id: int, key: str,
-                     params: Mapping[str, Any], *, dm: bool) -> bool:
-        self.private.append((user_id, key, dm))
-        return not (dm and user_id in self.closed_dms)
+            elif row.kind == NOTICE:
+                user, key = row.payload["user"], row.payload["message"]["key"]
+                if row.payload["dm"]:
+                    self.private.append((user, key, True))
+                if not row.payload["dm"] or user in self.closed_dms:
+                    self.private.append((user, key, False))
+            else:
+                continue
+            await self.repo.outbox_done(row.id, now=0.0, message_id=row.id)
 
     async def moved(self, result: MoveResult) -> None:
         self.moves.append(result)
@@ -542,3 +546,28 @@ async def test_a_claim_and_an_abandon_queue_their_notice_in_their_transaction(
                                       now=T0 + HOUR, outbox=[announcement("x", {})])
     notices = [r for r in await table.repo.pending_outbox() if r.kind == ANNOUNCEMENT]
     assert [r.payload["key"] for r in notices] == ["deadline.expired_ai", "deadline.abandoned"]
+
+
+async def test_a_warning_is_queued_with_its_mark_and_outlives_a_failed_post(
+        table: Table) -> None:
+    """A deadline warning is written to the outbox in the transaction that clears its time:
+    a process that dies before the post leaves it owed; the next pass does not warn again."""
+    await table.service.set_user_settings(BOB, dm_opt_in=True)
+    await table.game(hours=24)
+
+    async def died() -> None:
+        raise ConnectionError("the process died before the post")
+
+    table.out.flush = died  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await table.run(T0 + 18 * HOUR)
+    owed = [r for r in await table.repo.pending_outbox() if r.kind == NOTICE]
+    assert sorted((r.payload["user"], r.payload["message"]["key"], r.payload["dm"])
+                  for r in owed) == [(ANN, "deadline.warning", False),
+                                     (BOB, "deadline.warning", True)]
+    t2 = await table.restart()
+    table.repo = t2.repo
+    assert (await t2.run(T0 + 19 * HOUR)).warned == 0  # warned already
+    await t2.out.flush()  # the restarted bot's deliverer
+    assert sorted(t2.out.private) == [(ANN, "deadline.warning", False),
+                                      (BOB, "deadline.warning", True)]
