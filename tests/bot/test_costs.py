@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot import errors
-from bot.history import History, state_at
-from bot.service import MAX_PANEL_AGE, GameService
-from bot.storage import SqliteRepository
-from bot.storage.sqlite import _statements, migrations
-from bot.undo import Undo, plan_undo
+from bot.core import errors
+from bot.core.history import History, state_at
+from bot.core.service import MAX_PANEL_AGE, GameService
+from bot.core.storage import SqliteRepository
+from bot.core.storage.sqlite import _statements, migrations
+from bot.core.undo import Undo, plan_undo
 from tests.bot.playout import USERS, new_table, play_out
 
 EVERY = 5  # snapshot interval in these tests: small, so long games cross many snapshots

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from bot.absence import Absence
-from bot.deadlines import DeadlineKeeper
-from bot.errors import ServiceError
-from bot.models import GameInfo, MoveResult, Seat
-from bot.scheduler import ReminderScheduler
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core.absence_policies import Absence
+from bot.core.deadlines import DeadlineKeeper
+from bot.core.errors import ServiceError
+from bot.core.models import GameInfo, MoveResult, Seat
+from bot.core.reminders import ReminderScheduler
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines.base import Engine
 from tests.bot.conftest import FakeClock, FakeRender
 from tests.bot.conftest import engine_for as base_engines

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.app import LudoBot
-from bot.history_views import (
+from bot.adapter.app import LudoBot
+from bot.adapter.history_pages import (
     GamesPageButton,
     LogPageButton,
     ReplayButton,
     UndoButton,
     UndoVoteButton,
 )
-from bot.service import GameService
-from bot.settings import Settings
-from bot.storage import SqliteRepository
+from bot.core.service import GameService
+from bot.core.settings import Settings
+from bot.core.storage import SqliteRepository
 
 NEW = {"undo", "replay", "export", "import", "history", "leaderboard", "profile"}
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import errors
-from bot.models import GameInfo, Seat
-from bot.scheduler import ReminderScheduler
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core import errors
+from bot.core.models import GameInfo, Seat
+from bot.core.reminders import ReminderScheduler
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from tests.bot.conftest import FakeClock, FakeRender, engine_for
 
 ANN, BOB = 101, 102

@@ -1,7 +1,7 @@
 """Hostile clicks at the bot's edge (issue 13, item 4), through the real client and the fake
 Discord: custom_ids are plain text any client can send, so a click from another server, with
 an id beyond 64 bits or from someone without a seat is refused privately, once, in one place
-(bot/guard.py), and nothing is shown or changed."""
+(bot/adapter/guard.py), and nothing is shown or changed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, StoredMessage, walk_components
 from tests.e2e.test_havana_e2e import Table, make_bot

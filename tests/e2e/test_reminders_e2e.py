@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_async_e2e import FakeClock, make_bot, open_game

@@ -16,10 +16,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from bot import errors
-from bot.models import ACTIVE, GameInfo, Seat
-from bot.quiet import quiet_until
-from bot.service import GameService
+from bot.core import errors
+from bot.core.models import ACTIVE, GameInfo, Seat
+from bot.core.quiet_hours import quiet_until
+from bot.core.service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from bot.models import FINISHED, GameInfo
-from bot.storage.base import RatingRow, Repository
+from bot.core.models import FINISHED, GameInfo
+from bot.core.storage.base import RatingRow, Repository
 from engines.base import Engine, Result
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class Ratings:
         return done
 
     async def _abandoned(self, game_id: int) -> list[int]:
-        """Seats declared abandoned (bot/deadlines.py): left out even once taken over."""
+        """Seats declared abandoned (bot/core/deadlines.py): left out even once taken over."""
         return list(await self.repo.abandoned_seats(game_id))
 
     async def catch_up(self) -> int:

@@ -1,14 +1,14 @@
 """The outbox deliverer: posts the channel messages moves owe, each exactly once.
 
 A move writes its turn message into the ``outbox`` table in the move's own transaction
-(:func:`bot.service.turn_message`). One deliverer per process sends pending rows in order
+(:func:`bot.core.service.turn_message`). One deliverer per process sends pending rows in order
 and marks each sent; at start every row still pending (the process died between the
 commit and the post) is sent. A post carries the row's nonce with ``enforce_nonce``, so
 Discord answers a second post of the same row (sent just before a crash, again after it)
 with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
-for both (:func:`bot.play.public_locale`).
+for both (:func:`bot.adapter.panels.public_locale`).
 """
 
 from __future__ import annotations
@@ -21,17 +21,18 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import messages, play
-from bot.deadlines import stamp
-from bot.errors import ServiceError
-from bot.i18n import t
-from bot.service import TURN_MESSAGE
-from bot.storage.base import OutboxRow
-from bot.ui import turn_message_view
+from bot.adapter import panels
+from bot.adapter.components import turn_message_view
+from bot.core import messages
+from bot.core.deadlines import stamp
+from bot.core.errors import ServiceError
+from bot.core.i18n import t
+from bot.core.service import TURN_MESSAGE
+from bot.core.storage.base import OutboxRow
 from engines.base import Event
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ class Deliverer:
             raise ServiceError(f"unknown outbox kind {row.kind!r}")
         bot = self.bot
         game = await bot.service.get(row.game_id)
-        locale = await play.public_locale(bot, game.guild_id)
+        locale = await panels.public_locale(bot, game.guild_id)
         payload: dict[str, Any] = dict(row.payload)
         names = [s.name for s in game.seats]
         awaited = [game.seat(s) for s in payload["awaited"]]

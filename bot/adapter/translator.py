@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import catalogue
+from bot.core.i18n import catalogue
 
 _DISCORD_TO_OURS = {discord.Locale.french: "fr"}
 

@@ -3,7 +3,7 @@
 Every component is a ``discord.ui.DynamicItem`` whose custom_id carries the game id and the
 state version it was drawn for, so a click after a restart still finds its game, and a click
 on an outdated panel is refused by the service's version check (never a wrong move). The
-handlers only parse and hand over to :mod:`bot.play`, which talks to the service.
+handlers only parse and hand over to :mod:`bot.adapter.panels`, which talks to the service.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import messages
-from bot.error_handler import handled
-from bot.guard import Guarded
-from bot.i18n import t
-from bot.models import Panel
+from bot.adapter.error_handler import handled
+from bot.adapter.guard import Guarded
+from bot.core import messages
+from bot.core.i18n import t
+from bot.core.models import Panel
 from engines.base import Action, Choice, MultiChoice, Spec, Subset
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 MAX_ID = 100  # Discord's custom_id limit
 MAX_ROWS = 5
@@ -66,9 +66,9 @@ class PanelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
-        await play.open_panel(interaction, self.game_id)
+        await panels.open_panel(interaction, self.game_id)
 
 
 class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -95,9 +95,9 @@ class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
-        await play.act_from_component(interaction, self.game_id, self.version, self.action)
+        await panels.act_from_component(interaction, self.game_id, self.version, self.action)
 
 
 class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -129,14 +129,14 @@ class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
         values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
         if not values:
             await interaction.response.send_message(
-                t("ui.nothing_chosen", play.user_locale(interaction)), ephemeral=True)
+                t("ui.nothing_chosen", panels.user_locale(interaction)), ephemeral=True)
             return
-        await play.act_from_component(interaction, self.game_id, self.version, str(values[0]))
+        await panels.act_from_component(interaction, self.game_id, self.version, str(values[0]))
 
 
 class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -182,11 +182,11 @@ class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
         values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
         action = self.subset().action(option_value(str(v)) for v in values)  # checked here
-        await play.act_from_component(interaction, self.game_id, self.version, str(action))
+        await panels.act_from_component(interaction, self.game_id, self.version, str(action))
 
 
 def option_value(value: str) -> str:
@@ -213,9 +213,9 @@ class MuteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
-        await play.mute(interaction, self.game_id)
+        await panels.mute(interaction, self.game_id)
 
 
 LOBBY_OPS = ("join", "leave", "ai", "start")
@@ -241,9 +241,9 @@ class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
-        await play.lobby_click(interaction, self.game_id, self.op)
+        await panels.lobby_click(interaction, self.game_id, self.op)
 
 
 class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -265,9 +265,9 @@ class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import play
+        from bot.adapter import panels
 
-        await play.vote_cancel(interaction, self.game_id)
+        await panels.vote_cancel(interaction, self.game_id)
 
 
 DYNAMIC_ITEMS = (PanelButton, ActButton, ActSelect, SubsetSelect, MuteButton, LobbyButton,

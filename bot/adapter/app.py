@@ -17,20 +17,21 @@ import discord
 from discord.ext import commands
 from discord.voice_client import VoiceClient
 
-from bot import error_handler, messages, play
-from bot.absence import Absence
-from bot.deadline_output import DiscordDeadlineOutput
-from bot.deadlines import DeadlineKeeper
-from bot.i18n import t
-from bot.models import GameInfo, Seat
-from bot.outbox import Deliverer
-from bot.presenter import Presenter
-from bot.scheduler import ReminderScheduler
-from bot.service import GameService
-from bot.settings import Settings
-from bot.storage.sqlite import SqliteRepository
-from bot.translator import CatalogueTranslator
-from bot.ui import DYNAMIC_ITEMS
+from bot.adapter import error_handler, panels
+from bot.adapter.components import DYNAMIC_ITEMS
+from bot.adapter.deadline_notices import DiscordDeadlineOutput
+from bot.adapter.outbox_delivery import Deliverer
+from bot.adapter.presenter import Presenter
+from bot.adapter.translator import CatalogueTranslator
+from bot.core import messages
+from bot.core.absence_policies import Absence
+from bot.core.deadlines import DeadlineKeeper
+from bot.core.i18n import t
+from bot.core.models import GameInfo, Seat
+from bot.core.reminders import ReminderScheduler
+from bot.core.service import GameService
+from bot.core.settings import Settings
+from bot.core.storage.sqlite import SqliteRepository
 from engines import registry
 
 log = logging.getLogger(__name__)
@@ -124,10 +125,10 @@ class LudoBot(commands.Bot):
 
     async def _run_ai(self, game_id: int) -> None:
         try:
-            await play.run_ai(self, game_id)
+            await panels.run_ai(self, game_id)
             while game_id in self._ai_again and not self._closing:
                 self._ai_again.discard(game_id)
-                await play.run_ai(self, game_id)
+                await panels.run_ai(self, game_id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -137,10 +138,10 @@ class LudoBot(commands.Bot):
 
     async def notify_reminder(self, game: GameInfo, seat: Seat, *, dm: bool) -> bool:
         """A turn reminder: by DM when opted in (False if DMs are closed), else in channel."""
-        locale = await play.public_locale(self, game.guild_id)
+        locale = await panels.public_locale(self, game.guild_id)
         text = t("ui.reminder", locale, player=seat.mention(),
                  game=t(f"{game.game_key}.name", locale), link=messages.jump_link(game))
-        view = play.reminder_view(game.id, locale)
+        view = panels.reminder_view(game.id, locale)
         if dm and seat.user_id is not None:
             try:
                 user = self.get_user(seat.user_id) or await self.fetch_user(seat.user_id)
@@ -149,7 +150,7 @@ class LudoBot(commands.Bot):
             except discord.HTTPException as err:
                 log.info("DM to %s failed (%s); falling back to the channel", seat.user_id, err)
                 return False
-        sent = await play.send_to_channel(self, game, text, view=view,
+        sent = await panels.send_to_channel(self, game, text, view=view,
                                           ping=[seat.user_id] if seat.user_id else [])
         return sent is not None
 

@@ -1,7 +1,7 @@
 """A game's past, rebuilt from its seed and action log: pages, replays, export and import.
 
 Same seed + same effective log = same game, so every past position is the replay of a
-prefix of the effective log (the moves not taken back by an undo, see :mod:`bot.undo`). To
+prefix of the effective log (the moves not taken back by an undo, see :mod:`bot.core.undo`). To
 keep that cheap however long the game, the storage keeps a snapshot every few moves and a
 position is replayed from the nearest one (:func:`rebuild_position`), in a worker thread.
 Replays only ever show spectator views.
@@ -28,11 +28,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot import errors
-from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
-from bot.render import draw, off_loop
-from bot.service import GameService, validate_options
-from bot.storage.base import SNAPSHOT_EVERY, LogRow, ReplayBase, Repository, undone_by
+from bot.core import errors
+from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
+from bot.core.render import draw, off_loop
+from bot.core.service import GameService, validate_options
+from bot.core.storage.base import SNAPSHOT_EVERY, LogRow, ReplayBase, Repository, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ def replay_from(engine: Engine[Any], game: GameInfo, base: ReplayBase) -> Any:
 async def rebuild_position(repo: Repository, engine: Engine[Any], game: GameInfo,
                            position: int) -> Any:
     """The state after ``position`` effective moves, from the nearest stored snapshot
-    (at most :data:`~bot.storage.base.SNAPSHOT_EVERY` moves replayed, in a worker thread)."""
+    (at most :data:`~bot.core.storage.base.SNAPSHOT_EVERY` moves replayed, in a worker thread)."""
     base = await repo.replay_base(game.id, position)
     return await asyncio.to_thread(replay_from, engine, game, base)
 

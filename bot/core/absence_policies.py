@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot import clocks, errors
-from bot.deadlines import resume_user
-from bot.models import ACTIVE, LOBBY, DeadlinePolicy, GameInfo, Seat, UserSettings
-from bot.quiet import parse_time, zone
-from bot.service import GameService
-from bot.storage.base import SeatTaken, Vacation, VersionConflict
+from bot.core import errors, move_clocks
+from bot.core.deadlines import resume_user
+from bot.core.models import ACTIVE, LOBBY, DeadlinePolicy, GameInfo, Seat, UserSettings
+from bot.core.quiet_hours import parse_time, zone
+from bot.core.service import GameService
+from bot.core.storage.base import SeatTaken, Vacation, VersionConflict
 from engines.base import GameOver
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ class Absence:
         await self.repo.set_deadline_policy(game_id, policy, now=now)
         rows = await self.repo.reminders(game_id)
         away = [r.user_id for r in rows if await self.repo.current_vacation(r.user_id, now)]
-        await self.repo.set_clocks(game_id, clocks.restart(policy, rows, away, now))
+        await self.repo.set_clocks(game_id, move_clocks.restart(policy, rows, away, now))
         log.info("game %d: deadline policy changed by vote to %s", game_id, policy)
 
     # ------------------------------------------------------------ pause
@@ -157,10 +157,10 @@ class Absence:
         await self.repo.set_deadline_policy(game_id, policy, now=now)
         rows = await self.repo.reminders(game_id)
         if paused:
-            changed = clocks.stop(rows, now)
+            changed = move_clocks.stop(rows, now)
         else:
             here = [r for r in rows if not await self.repo.current_vacation(r.user_id, now)]
-            changed = clocks.resume(policy, here, now, now)
+            changed = move_clocks.resume(policy, here, now, now)
         await self.repo.set_clocks(game_id, changed)
         await self.repo.clear_table_votes(game_id)
         log.info("game %d %s", game_id, "paused" if paused else "resumed")
@@ -215,7 +215,7 @@ class Absence:
         await self.repo.add_vacation(user_id, now, now + days * DAY)
         rows = await self.repo.user_clocks(user_id)
         for game_id in sorted({r.game_id for r in rows}):
-            await self.repo.set_clocks(game_id, clocks.stop(
+            await self.repo.set_clocks(game_id, move_clocks.stop(
                 [r for r in rows if r.game_id == game_id], now))
         log.info("user %d: vacation of %d day(s)", user_id, days)
         return await self.vacation_status(user_id, guild_id)

@@ -11,7 +11,7 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.models import UserSettings
+from bot.core.models import UserSettings
 
 _HHMM = re.compile(r"^\s*(\d{1,2})(?:[:h](\d{2}))?\s*$")
 DAY_MINUTES = 24 * 60

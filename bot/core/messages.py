@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import t
-from bot.models import GameInfo
+from bot.core.i18n import t
+from bot.core.models import GameInfo
 from engines import registry
 from engines.base import TURN_END, Event, Message, Result, Spec
 

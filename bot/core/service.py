@@ -1,7 +1,7 @@
 """The game service: every game operation the cogs need, without Discord.
 
 One call does load -> check the player -> apply -> save -> render, and returns plain records
-(:mod:`bot.models`). The service is the only writer of games, so its invariants hold for
+(:mod:`bot.core.models`). The service is the only writer of games, so its invariants hold for
 every front end (slash commands, buttons, the demo, tests):
 
 * a move is durable before anyone hears of it (one transaction: log row + snapshot);
@@ -11,7 +11,7 @@ every front end (slash commands, buttons, the demo, tests):
 * the public channel only ever sees spectator views, and hears of a turn once, when it ends
   (``MoveResult.turn_completed``) with all the public events of that turn;
 * rules errors (:class:`engines.base.GameError`) pass through unchanged; everything else is a
-  :class:`bot.errors.ServiceError` with a translation key.
+  :class:`bot.core.errors.ServiceError` with a translation key.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from collections import defaultdict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from bot import clocks, errors
-from bot.i18n import LOCALES, normalise
-from bot.image_cache import ImageCache
-from bot.models import (
+from bot.core import errors, move_clocks
+from bot.core.i18n import LOCALES, normalise
+from bot.core.image_cache import ImageCache
+from bot.core.models import (
     ACTIVE,
     CANCELLED,
     LOBBY,
@@ -44,9 +44,9 @@ from bot.models import (
     Seat,
     UserSettings,
 )
-from bot.ratings import Ratings
-from bot.render import render_board
-from bot.storage.base import (
+from bot.core.ratings import Ratings
+from bot.core.render import render_board
+from bot.core.storage.base import (
     AwaitedSeat,
     ChannelTaken,
     LogRow,
@@ -55,7 +55,7 @@ from bot.storage.base import (
     SeatTaken,
     VersionConflict,
 )
-from bot.thinker import Thinker
+from bot.core.thinker import Thinker
 from engines import registry
 from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.base import (
@@ -187,7 +187,7 @@ class GameService:
                  default_ai_level: str = DEFAULT_LEVEL) -> None:
         """``render_turns``: draw the public board into each :class:`MoveResult` (the demo
         and tests); the bot leaves it to the outbox deliverer, which draws it in the
-        channel's language. ``thinker`` runs the AI searches (:mod:`bot.thinker`)."""
+        channel's language. ``thinker`` runs the AI searches (:mod:`bot.core.thinker`)."""
         self.repo = repo
         self.render_turns = render_turns
         self.default_ai_level = _check_level(default_ai_level)
@@ -362,7 +362,7 @@ class GameService:
 
     async def think(self, game: GameInfo, engine: Engine[Any], state: Any, seat: int,
                     level: str) -> Action:
-        """An AI's move for ``seat``, computed off the event loop (:mod:`bot.thinker`)."""
+        """An AI's move for ``seat``, computed off the event loop (:mod:`bot.core.thinker`)."""
         return await self.thinker.choose(engine, game.game_key, state, seat, level,
                                           game.seed, game.version)
 
@@ -514,7 +514,7 @@ class GameService:
                        choose: Callable[[Engine[Any], Any, GameInfo], Action | Awaitable[Action]]
                        ) -> MoveResult | None:
         """Play one move chosen by ``choose`` for a player who let their time run out
-        (:mod:`bot.deadlines`); None once that seat is no longer theirs or awaited.
+        (:mod:`bot.core.deadlines`); None once that seat is no longer theirs or awaited.
         ``choose`` may be a coroutine (the AI thinks off the loop)."""
         async with self._locks[game_id]:
             game, engine, state = await self._load(game_id)
@@ -609,7 +609,7 @@ class GameService:
 
     async def _finished(self, game: GameInfo) -> None:
         """The finish path: rate the game once. A rating failure must not lose the saved
-        last move; :meth:`bot.ratings.Ratings.catch_up` rates it at the next start."""
+        last move; :meth:`bot.core.ratings.Ratings.catch_up` rates it at the next start."""
         try:
             await self.ratings.rate_game(game.id)
         except Exception:
@@ -618,10 +618,10 @@ class GameService:
     async def _reminder_plan(self, game: GameInfo,
                              awaited: Sequence[Seat]) -> list[AwaitedSeat]:
         """First reminder time of each awaited human (their own interval, else the game's)
-        and the clock of their move deadline (:mod:`bot.clocks`)."""
+        and the clock of their move deadline (:mod:`bot.core.move_clocks`)."""
         now = self.clock()
         humans = [s for s in awaited if s.user_id is not None]
-        timing = await clocks.plan(self.repo, game.id, [s.user_id for s in humans
+        timing = await move_clocks.plan(self.repo, game.id, [s.user_id for s in humans
                                                         if s.user_id is not None], now)
         plan = []
         for seat in humans:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import t
+from bot.core.i18n import t
 
 MAX_ID = 2 ** 63 - 1  # SQLite's INTEGER: a larger id can name nothing (and would overflow)
 

@@ -1,4 +1,4 @@
-"""The deadline pass's voice on Discord (:class:`bot.deadlines.DeadlineOutput`): public
+"""The deadline pass's voice on Discord (:class:`bot.core.deadlines.DeadlineOutput`): public
 announcements in the game's channel, warnings and "you're next" by DM or mention, the turn
 messages of moves played for absent players, and restarting the AI runner."""
 
@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import play
-from bot.i18n import t
-from bot.models import GameInfo, MoveResult
-from bot.ui import turn_message_view
+from bot.adapter import panels
+from bot.adapter.components import turn_message_view
+from bot.core.i18n import t
+from bot.core.models import GameInfo, MoveResult
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +26,14 @@ class DiscordDeadlineOutput:
         self.bot = bot
 
     async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
-        locale = await play.public_locale(self.bot, game.guild_id)
-        await play.send_to_channel(self.bot, game, t(key, locale, **params))
+        locale = await panels.public_locale(self.bot, game.guild_id)
+        await panels.send_to_channel(self.bot, game, t(key, locale, **params))
 
     async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
                      *, dm: bool) -> bool:
-        public = await play.public_locale(self.bot, game.guild_id)
+        public = await panels.public_locale(self.bot, game.guild_id)
         if not dm:
-            sent = await play.send_to_channel(self.bot, game, t(key, public, **params),
+            sent = await panels.send_to_channel(self.bot, game, t(key, public, **params),
                                               ping=[user_id])
             return sent is not None
         locale = self.bot.user_locales.get(user_id) or public
@@ -47,7 +47,7 @@ class DiscordDeadlineOutput:
         return True
 
     async def moved(self, result: MoveResult) -> None:
-        await play.publish(self.bot, result)
+        await panels.publish(self.bot, result)
 
     def resume_ai(self, game_id: int) -> None:
         self.bot.schedule_ai(game_id)

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot import errors
-from bot.models import GameInfo
+from bot.core import errors
+from bot.core.models import GameInfo
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 
 
@@ -64,7 +64,7 @@ class Guarded:
         return None if game_id is None else await bot.service.get(game_id)
 
     async def allowed(self, interaction: discord.Interaction[Any]) -> None:
-        """Raise a :class:`bot.errors.ServiceError` if this click must be refused."""
+        """Raise a :class:`bot.core.errors.ServiceError` if this click must be refused."""
         for number in self.ids():
             errors.check_id(number)
         game = await self.game(interaction.client)
@@ -73,7 +73,7 @@ class Guarded:
                          seated=self.seated)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        from bot import error_handler
+        from bot.adapter import error_handler
 
         try:
             await self.allowed(interaction)
@@ -85,7 +85,7 @@ class Guarded:
 
 def digits(text: str) -> int:
     """An id typed or chosen by a user: ASCII digits only, within 64 bits, else
-    :class:`bot.errors.BadId` (``int()`` would also read ``١`` or ``1_000``)."""
+    :class:`bot.core.errors.BadId` (``int()`` would also read ``١`` or ``1_000``)."""
     if not (text.isascii() and text.isdigit() and len(text) <= 19):
         raise errors.BadId()
     return errors.check_id(int(text))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.models import DeadlinePolicy
-from bot.storage.base import Reminder, Repository, SeatClock
+from bot.core.models import DeadlinePolicy
+from bot.core.storage.base import Reminder, Repository, SeatClock
 
 HOUR = 3600.0
 MIN_WARN_HOURS = 1.0

@@ -30,7 +30,7 @@ from engines.base import GameError, Message
 LOCALES = ("en", "fr")
 DEFAULT = "en"
 COUNT = "count"  # the parameter a plural object counts, unless it names another
-_DIR = Path(__file__).parent / "locales"
+_DIR = Path(__file__).parent.parent / "locales"
 log = logging.getLogger(__name__)
 
 Entry = str | dict[str, str]  # a template, or a plural object

@@ -1,7 +1,7 @@
 """The one error handler of every slash command and component (python-discord/bot's
 ``error_handler`` cog): handlers raise, this answers.
 
-* A refusal (:class:`bot.errors.ServiceError`, a rules :class:`engines.base.GameError`, a
+* A refusal (:class:`bot.core.errors.ServiceError`, a rules :class:`engines.base.GameError`, a
   failed check) is a translated private answer and one log line.
 * Anything else is a bug: one log line with its traceback, and a private "something went
   wrong" — never a public error message.
@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.errors import ServiceError
-from bot.i18n import error_text, t
+from bot.core.errors import ServiceError
+from bot.core.i18n import error_text, t
 from engines.base import GameError
 
 log = logging.getLogger(__name__)
@@ -39,10 +39,10 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 async def handle(interaction: discord.Interaction[Any], error: Exception) -> None:
     """Answer ``error`` privately and log it once."""
-    from bot import play  # play -> ui -> this module: imported when first needed
+    from bot.adapter import panels  # play -> ui -> this module: imported when first needed
 
     original = getattr(error, "original", error)  # app_commands.CommandInvokeError wraps
-    locale = play.user_locale(interaction)
+    locale = panels.user_locale(interaction)
     user, where = interaction.user.id, _where(interaction)
     if isinstance(original, GameError):
         text = error_text(original, locale)

@@ -13,7 +13,7 @@ Timeout policies (docs/ASYNC.md):
 * ``skip`` — the engine's optional ``skip_action(state, seat) -> Action | None`` names the
   move that skips; where it returns None (or the game has no such method) the AI plays;
 * after ``abandon_after`` consecutive misses the seat is declared abandoned: the AI keeps
-  playing it until someone in the channel takes it over (:mod:`bot.absence`).
+  playing it until someone in the channel takes it over (:mod:`bot.core.absence_policies`).
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot import clocks
-from bot.errors import StaleVersion
-from bot.messages import jump_link
-from bot.models import ACTIVE, GameInfo, MoveResult, Seat
-from bot.quiet import quiet_until
-from bot.service import GameService
-from bot.storage.base import Reminder, VersionConflict
+from bot.core import move_clocks
+from bot.core.errors import StaleVersion
+from bot.core.messages import jump_link
+from bot.core.models import ACTIVE, GameInfo, MoveResult, Seat
+from bot.core.quiet_hours import quiet_until
+from bot.core.service import GameService
+from bot.core.storage.base import Reminder, VersionConflict
 from engines.base import Action, Engine, GameError, Message, offered
 
 log = logging.getLogger(__name__)
@@ -304,7 +304,7 @@ async def resume_user(service: GameService, user_id: int, at: float, now: float)
         policy = await repo.deadline_policy(game_id)
         if not policy.enabled or policy.paused_at is not None:
             continue
-        changed = clocks.resume(policy, [r for r in rows if r.game_id == game_id], at, now)
+        changed = move_clocks.resume(policy, [r for r in rows if r.game_id == game_id], at, now)
         await repo.set_clocks(game_id, changed)
         restarted += len(changed)
     return restarted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage.base import (
+from bot.core.storage.base import (
     AwaitedSeat,
     ChannelTaken,
     LogRow,
@@ -17,7 +17,7 @@ from bot.storage.base import (
     UndoRequest,
     VersionConflict,
 )
-from bot.storage.sqlite import SqliteRepository
+from bot.core.storage.sqlite import SqliteRepository
 
 
 async def open_repository(path: str | Path, **kwargs: object) -> Repository:

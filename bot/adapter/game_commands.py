@@ -18,14 +18,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import messages, play
-from bot.errors import InvalidOption, ServiceError
-from bot.i18n import t
-from bot.translator import L
+from bot.adapter import panels
+from bot.adapter.translator import L
+from bot.core import messages
+from bot.core.errors import InvalidOption, ServiceError
+from bot.core.i18n import t
 from engines.base import Action, GameError, MultiChoice, Spec
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 MAX_AUTOCOMPLETE = 25
 
@@ -44,7 +45,7 @@ def command_text(key: str) -> app_commands.locale_str:
 
 async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
                  current: str) -> list[app_commands.Choice[str]]:
-    bot = play.bot_of(interaction)
+    bot = panels.bot_of(interaction)
     game = await bot.service.in_channel(interaction.channel_id or 0)
     if game is None:
         return []
@@ -54,7 +55,7 @@ async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
         return []
     if not panel.awaited:
         return []
-    locale = play.user_locale(interaction)
+    locale = panels.user_locale(interaction)
     spec, names = messages.spec_of(game), [s.name for s in game.seats]
     needle = current.lower().strip()
     out = []
@@ -104,7 +105,7 @@ def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, N
         action = choice.strip()
         if len(kinds) == 1 and action.split(" ", 1)[0] != kinds[0]:
             action = f"{kinds[0]} {action}"  # "/<game> play x" means "play x"
-        await play.act_from_command(interaction, action)
+        await panels.act_from_command(interaction, action)
 
     async def complete(interaction: discord.Interaction[Any],
                        current: str) -> list[app_commands.Choice[str]]:

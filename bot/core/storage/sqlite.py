@@ -1,4 +1,4 @@
-"""The SQLite backend of :class:`bot.storage.base.Repository` — the only module with SQL.
+"""The SQLite backend of :class:`bot.core.storage.base.Repository` — the only module with SQL.
 
 One aiosqlite connection per process, in WAL mode (readers never block the writer) with
 foreign keys on. Coroutines share the connection, so an asyncio lock keeps each transaction
@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.models import (
+from bot.core.models import (
     ACTIVE,
     CANCELLED,
     FINISHED,
@@ -34,7 +34,7 @@ from bot.models import (
     Seat,
     UserSettings,
 )
-from bot.storage.base import (
+from bot.core.storage.base import (
     AwaitedSeat,
     ChannelTaken,
     LogRow,
@@ -93,7 +93,7 @@ def _is_busy(err: sqlite3.OperationalError) -> bool:
 def migrations() -> list[tuple[int, str, str]]:
     """(number, file name, SQL) of every bundled migration, in order."""
     found = []
-    for entry in resources.files("bot.storage").joinpath("migrations").iterdir():
+    for entry in resources.files("bot.core.storage").joinpath("migrations").iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from PIL import Image
 
-from bot.i18n import translator
+from bot.core.i18n import translator
 from engines import registry
 from renderers.common import encode_png
 

@@ -2,7 +2,7 @@
 
 Cogs and components parse what the user did and call these; these call the service and
 present its result. Nothing here knows a game's rules: panels come from the engine's
-``choices`` and the game's :class:`~bot.presenter.Presenter`.
+``choices`` and the game's :class:`~bot.adapter.presenter.Presenter`.
 """
 
 from __future__ import annotations
@@ -17,13 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import messages
-from bot.deadlines import stamp
-from bot.errors import ServiceError, StaleVersion
-from bot.i18n import normalise, t
-from bot.models import ACTIVE, GameInfo, MoveResult, Panel
-from bot.render import off_loop
-from bot.ui import (
+from bot.adapter.components import (
     CancelVoteButton,
     MuteButton,
     button_groups,
@@ -31,11 +25,17 @@ from bot.ui import (
     panel_components,
     turn_message_view,
 )
+from bot.core import messages
+from bot.core.deadlines import stamp
+from bot.core.errors import ServiceError, StaleVersion
+from bot.core.i18n import normalise, t
+from bot.core.models import ACTIVE, GameInfo, MoveResult, Panel
+from bot.core.render import off_loop
 from engines.base import Event, GameError
 from renderers.common import encode_png
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ async def reply(interaction: discord.Interaction[Any], content: str, *,
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
     """Defer a command whose success is public; a refusal will still be private
-    (:mod:`bot.error_handler` removes the public "thinking…" first)."""
+    (:mod:`bot.adapter.error_handler` removes the public "thinking…" first)."""
     await interaction.response.defer(thinking=True)
 
 
@@ -145,9 +145,9 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
     panel = await bot.service.panel(game_id, interaction.user.id)
     content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
     view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
-    if panel.awaited:  # a free take-back within the turn (bot/undo.py) on a free row
-        from bot.history_views import undo_button
-        from bot.undo import plan_undo
+    if panel.awaited:  # a free take-back within the turn (bot/core/undo.py) on a free row
+        from bot.adapter.history_pages import undo_button
+        from bot.core.undo import plan_undo
 
         row = max((getattr(item, "item", item).row or 0 for item in view.children),
                   default=-1) + 1
@@ -250,7 +250,7 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
 
 async def publish(bot: LudoBot, result: MoveResult) -> None:
     """Post what the move owes the channel (turn message, standings): the move wrote it to
-    the outbox in its own transaction; here it is delivered (:mod:`bot.outbox`)."""
+    the outbox in its own transaction; here it is delivered (:mod:`bot.adapter.outbox_delivery`)."""
     if result.turn_completed or result.result is not None:
         await bot.outbox.flush()
 

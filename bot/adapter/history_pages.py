@@ -1,8 +1,8 @@
 """Discord side of undo, logs and replays: restart-proof components and the flows they run.
 
-Like :mod:`bot.ui`, every component is a ``DynamicItem`` whose custom_id carries what it
-needs (game id and version, vote id, page or position), so it works after a restart; the
-handlers call :mod:`bot.undo` / :mod:`bot.history` and present the result.
+Like :mod:`bot.adapter.components`, every component is a ``DynamicItem`` whose custom_id
+carries what it needs (game id and version, vote id, page or position), so it works after a
+restart; the handlers call :mod:`bot.core.undo` / :mod:`bot.core.history` and present the result.
 """
 
 from __future__ import annotations
@@ -16,19 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import messages, play
-from bot.error_handler import handled
-from bot.errors import ServiceError, StaleVersion
-from bot.guard import Guarded, digits
-from bot.history import History, animation
-from bot.i18n import t
-from bot.models import FINISHED, GameInfo
-from bot.storage.base import LogRow
-from bot.ui import turn_message_view
-from bot.undo import Undo, UndoResult
+from bot.adapter import panels
+from bot.adapter.components import turn_message_view
+from bot.adapter.error_handler import handled
+from bot.adapter.guard import Guarded, digits
+from bot.core import messages
+from bot.core.errors import ServiceError, StaleVersion
+from bot.core.history import History, animation
+from bot.core.i18n import t
+from bot.core.models import FINISHED, GameInfo
+from bot.core.storage.base import LogRow
+from bot.core.undo import Undo, UndoResult
 
 if TYPE_CHECKING:
-    from bot.app import LudoBot
+    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +64,13 @@ def _nav_buttons(view: discord.ui.View, make: Any, current: int, last: int,
 async def undo(interaction: discord.Interaction[Any], game_id: int, *,
                expected_version: int | None = None) -> None:
     """``expected_version``: the version the Undo button was drawn at (None: the command)."""
-    bot = play.bot_of(interaction)
+    bot = panels.bot_of(interaction)
     try:
         result = await undo_of(bot).request(game_id, interaction.user.id,
                                             expected_version=expected_version)
     except StaleVersion as err:
-        await play.reply(interaction, err.text(play.user_locale(interaction)))
-        await play.send_panel(interaction, game_id)
+        await panels.reply(interaction, err.text(panels.user_locale(interaction)))
+        await panels.send_panel(interaction, game_id)
         return
     await announce_undo(interaction, bot, result)
 
@@ -88,10 +89,10 @@ async def _board_file(bot: LudoBot, game: GameInfo, locale: str) -> list[discord
 async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
                         result: UndoResult) -> None:
     game = result.game
-    locale = await play.public_locale(bot, game.guild_id)
+    locale = await panels.public_locale(bot, game.guild_id)
     player = result.requester.mention()
     if result.refused:
-        await play.reply(interaction, t(f"history.undo_{result.refused}", locale, player=player),
+        await panels.reply(interaction, t(f"history.undo_{result.refused}", locale, player=player),
                          ephemeral=False)
         return
     if result.applied:
@@ -101,8 +102,8 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
             lines.append(t("ui.next", locale, players=messages.mentions(
                 game, [s.seat for s in result.awaited])))
         files = await _board_file(bot, game, locale)
-        await play.reply(interaction, lines[0])
-        await play.send_to_channel(bot, game, "\n".join(lines), files=files,
+        await panels.reply(interaction, lines[0])
+        await panels.send_to_channel(bot, game, "\n".join(lines), files=files,
                                    view=turn_message_view(game.id, locale),
                                    ping=[s.user_id for s in result.awaited if s.user_id])
         bot.schedule_ai(game.id)
@@ -111,7 +112,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
     assert request is not None
     if request.votes:
         yes = sum(1 for v in request.votes.values() if v)
-        await play.reply(interaction, t("history.undo_progress", locale, yes=yes,
+        await panels.reply(interaction, t("history.undo_progress", locale, yes=yes,
                                         needed=len(request.voters)))
         return
     text = t("history.undo_ask", locale, player=player, n=len(result.taken_back),
@@ -123,11 +124,11 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
     for accept in (True, False):
         view.add_item(UndoVoteButton(request.id, accept, t(
             "history.button.accept" if accept else "history.button.refuse", locale)))
-    await play.reply(interaction, text, view=view, ephemeral=False)
+    await panels.reply(interaction, text, view=view, ephemeral=False)
 
 
 async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
-    bot = play.bot_of(interaction)
+    bot = panels.bot_of(interaction)
     await interaction.response.defer()
     result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
     if result.applied or result.refused:
@@ -225,10 +226,10 @@ async def log_message(bot: LudoBot, game_id: int, page: int | None, locale: str,
 
 async def send_log(interaction: discord.Interaction[Any], game_id: int,
                    size: int = LOG_PAGE) -> None:
-    bot = play.bot_of(interaction)
-    locale = play.user_locale(interaction)
+    bot = panels.bot_of(interaction)
+    locale = panels.user_locale(interaction)
     text, view = await log_message(bot, game_id, None, locale, size)
-    await play.reply(interaction, text, view=view)
+    await panels.reply(interaction, text, view=view)
 
 
 class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -250,9 +251,9 @@ class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = play.bot_of(interaction)
+        bot = panels.bot_of(interaction)
         text, view = await log_message(bot, self.game_id, self.page,
-                                       play.user_locale(interaction), self.size)
+                                       panels.user_locale(interaction), self.size)
         await interaction.response.edit_message(content=text, view=view)
 
 
@@ -287,8 +288,8 @@ async def replay_message(bot: LudoBot, game_id: int, position: int | None,
 async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
                       public: bool) -> None:
     """The step-through view, then (finished games) the animated whole game."""
-    bot = play.bot_of(interaction)
-    locale = play.user_locale(interaction)
+    bot = panels.bot_of(interaction)
+    locale = panels.user_locale(interaction)
     await interaction.response.defer(ephemeral=not public, thinking=True)
     text, view, files = await replay_message(bot, game_id, 0, locale)
     await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
@@ -303,10 +304,10 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
 
 async def _show_position(interaction: discord.Interaction[Any], game_id: int,
                          position: int) -> None:
-    bot = play.bot_of(interaction)
+    bot = panels.bot_of(interaction)
     await interaction.response.defer()
     text, view, files = await replay_message(bot, game_id, position,
-                                             play.user_locale(interaction))
+                                             panels.user_locale(interaction))
     await interaction.edit_original_response(content=text, view=view, attachments=files)
 
 
@@ -413,8 +414,8 @@ class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @handled
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        text, view = await games_message(play.bot_of(interaction), self.guild_id, self.page,
-                                         play.user_locale(interaction))
+        text, view = await games_message(panels.bot_of(interaction), self.guild_id, self.page,
+                                         panels.user_locale(interaction))
         await interaction.response.edit_message(content=text, view=view)
 
 

@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot import errors
-from bot.history import effective, rebuild_position
-from bot.models import ACTIVE, GameInfo, Seat
-from bot.storage.base import LogRow, RequestPending, UndoRequest, VersionConflict
+from bot.core import errors
+from bot.core.history import effective, rebuild_position
+from bot.core.models import ACTIVE, GameInfo, Seat
+from bot.core.storage.base import LogRow, RequestPending, UndoRequest, VersionConflict
 
 if TYPE_CHECKING:
-    from bot.service import GameService
+    from bot.core.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class Undo:
         """Take back the user's last move, or open a vote when consent is needed.
 
         ``expected_version`` is the version the Undo button was drawn at: like every move,
-        an undo asked of an older position is :class:`~bot.errors.StaleVersion` (a second
+        an undo asked of an older position is :class:`~bot.core.errors.StaleVersion` (a second
         click on the same button, or a click racing a move, takes nothing more back)."""
         service = self.service
         async with service._locks[game_id]:
@@ -176,7 +176,7 @@ class Undo:
     async def _apply(self, game: GameInfo, seat: Seat, rewind_to: int,
                      reason: str) -> UndoResult:
         """Rewind to entry ``rewind_to``: the state there is rebuilt from the nearest stored
-        snapshot (:func:`bot.history.rebuild_position`), so its cost does not grow with the
+        snapshot (:func:`bot.core.history.rebuild_position`), so its cost does not grow with the
         game (the game's lock is held by the caller)."""
         service = self.service
         engine = service.engine(game.game_key)

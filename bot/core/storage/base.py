@@ -1,6 +1,6 @@
 """The storage interface: every read and write the bot makes, with no SQL in sight.
 
-The SQLite backend (:mod:`bot.storage.sqlite`) holds all the SQL, so a PostgreSQL backend
+The SQLite backend (:mod:`bot.core.storage.sqlite`) holds all the SQL, so a PostgreSQL backend
 for multi-process deployments is one new module implementing :class:`Repository`.
 
 Two rules every backend keeps:
@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.models import DeadlinePolicy, GameInfo, GuildSettings, Reliability, Seat, UserSettings
+from bot.core.models import DeadlinePolicy, GameInfo, GuildSettings, Reliability, Seat, UserSettings
 from engines.base import Event
 
 
@@ -129,7 +129,7 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class UndoRequest:
-    """An undo waiting for the other players' consent (see bot/undo.py)."""
+    """An undo waiting for the other players' consent (see bot/core/undo.py)."""
 
     id: int
     game_id: int
@@ -347,7 +347,7 @@ class Repository(ABC):
     @abstractmethod
     async def undo_tail(self, game_id: int, seat: int) -> list[LogRow]:
         """The effective moves from the one before ``seat``'s last effective move to the end
-        (all a take-back needs, see :func:`bot.undo.plan_undo`); [] if it has none. Its cost
+        (all a take-back needs, see :func:`bot.core.undo.plan_undo`); [] if it has none. Its cost
         follows the moves since that seat last played, not the length of the game."""
 
     @abstractmethod
