@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.adapter.app import LudoBot
+from bot.adapter.client import LudoBot
 from bot.adapter.game_commands import GameCog, Verb
 from bot.core.i18n import t
 

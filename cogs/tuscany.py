@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import panels
-from bot.adapter.app import LudoBot
+from bot.adapter import replies
+from bot.adapter.client import LudoBot
 from bot.adapter.game_commands import GameCog, Verb, command_text
 from bot.adapter.presenter import PanelImage
 from bot.adapter.translator import L
@@ -171,7 +171,7 @@ class Tuscany(GameCog):
                    player: app_commands.Range[int, 1, 4] | None = None) -> None:
         """Any player's region, larger, from the public view (no card is ever drawn)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        locale = panels.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         game = await self.bot.service.in_channel(interaction.channel_id or 0)
         if game is None or game.game_key != KEY:
             raise NoGameHere()

@@ -1,158 +1,42 @@
-"""The Discord application: one ``commands.Bot`` that owns the service and the scheduler.
+"""The application assembled: the client with the modules that speak for it.
 
 ``build_bot(settings)`` opens the database (migrations run there) and returns a bot ready
-for ``start(token)``. Its ``setup_hook`` registers the restart-proof components, loads the
-cogs, syncs the localised command tree, restores reminders and resumes AI turns that were
-pending when the previous process stopped.
+for ``start(token)``: :func:`assemble` gives the client (:mod:`bot.adapter.client`) its
+error handler, its restart-proof components and what each click does, the outbox
+deliverer, the reminder scheduler and the deadline keeper with their Discord voices.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import functools
 import time
 from collections.abc import Callable
 
-import discord
-from discord.ext import commands
-from discord.voice_client import VoiceClient
-
-from bot.adapter import error_handler, panels
+from bot.adapter import clicks, error_handler, reminder_messages
+from bot.adapter.client import LudoBot
 from bot.adapter.components import DYNAMIC_ITEMS
 from bot.adapter.deadline_notices import DiscordDeadlineOutput
 from bot.adapter.outbox_delivery import Deliverer
-from bot.adapter.presenter import Presenter
-from bot.adapter.translator import CatalogueTranslator
-from bot.core import messages
-from bot.core.absence_policies import Absence
 from bot.core.deadlines import DeadlineKeeper
-from bot.core.i18n import t
-from bot.core.models import GameInfo, Seat
 from bot.core.reminders import ReminderScheduler
 from bot.core.service import GameService
 from bot.core.settings import Settings
 from bot.core.storage.sqlite import SqliteRepository
-from engines import registry
-
-log = logging.getLogger(__name__)
-
-# The bot's own extensions; each registered game's cog is loaded after them from the
-# registry (engines/registry.py), and its PRESENTER read from the loaded module.
-CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby first
 
 
-class LudoBot(commands.Bot):
-    def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
-        # The bot has no voice: discord.py's start-up warnings about the missing voice
-        # libraries (PyNaCl, davey) would only alarm whoever reads the log.
-        VoiceClient.warn_nacl = False
-        VoiceClient.warn_dave = False
-        intents = discord.Intents.none()
-        intents.guilds = True  # channels and threads; no privileged intent is needed
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False))
-        self.settings = settings
-        self.service = service
-        self.repo = repo
-        self.presenters: dict[str, Presenter] = {}
-        self.user_locales: dict[int, str] = {}
-        # One clock for the whole bot: the service's (tests inject a controllable one).
-        self.scheduler = ReminderScheduler(service, self.notify_reminder, clock=service.clock)
-        self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
-                                        clock=service.clock)
-        self.absence = Absence(service, clock=service.clock)
-        self.outbox = Deliverer(self)
-        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._ai_again: set[int] = set()  # asked again while its runner was busy
-        self._closing = False
-
-    # ------------------------------------------------------------ lifecycle
-    async def setup_hook(self) -> None:
-        await self.tree.set_translator(CatalogueTranslator())
-        self.tree.on_error = error_handler.on_app_command_error  # type: ignore[method-assign]
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        for ext in CORE_EXTENSIONS:
-            await self.load_extension(ext)
-        for entry in registry.entries():
-            await self.load_extension(entry.cog)
-            self.presenters[entry.key] = self.extensions[entry.cog].PRESENTER
-        self.user_locales = await self.service.user_locales()
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        self.scheduler.start()
-        try:  # deadlines that passed while the bot was down, handled once, before polling
-            await self.deadlines.run_due()
-        except Exception:
-            log.exception("start-up deadline pass failed")
-        self.deadlines.start()
-        for game_id in await self.service.games_awaiting_ai():
-            self.schedule_ai(game_id)
-        self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
-        log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
-                 len(DYNAMIC_ITEMS))
-
-    async def close(self) -> None:
-        self._closing = True  # no AI runner may start once the database is closing
-        await self.scheduler.stop()
-        await self.deadlines.stop()
-        for task in list(self._ai_tasks.values()):
-            task.cancel()
-        self.service.thinker.close()  # pending searches cancelled, the pool shut down
-        await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
-        await self.outbox.close()  # a row it was sending stays pending for the next start
-        await super().close()
-        await self.repo.close()
-
-    # ------------------------------------------------------------ shared services
-    def presenter(self, game_key: str) -> Presenter:
-        return self.presenters[game_key]
-
-    def schedule_ai(self, game_id: int) -> None:
-        """Run the game's pending AI moves in the background (one runner per game)."""
-        if self._closing:
-            return
-        running = self._ai_tasks.get(game_id)
-        if running is not None and not running.done():
-            self._ai_again.add(game_id)  # the runner looks once more before it stops
-            return
-        task = asyncio.create_task(self._run_ai(game_id), name=f"ai-{game_id}")
-        self._ai_tasks[game_id] = task
-
-    async def _run_ai(self, game_id: int) -> None:
-        try:
-            await panels.run_ai(self, game_id)
-            while game_id in self._ai_again and not self._closing:
-                self._ai_again.discard(game_id)
-                await panels.run_ai(self, game_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("AI runner for game %s failed", game_id)
-        finally:
-            self._ai_tasks.pop(game_id, None)
-
-    async def notify_reminder(self, game: GameInfo, seat: Seat, *, dm: bool) -> bool:
-        """A turn reminder: by DM when opted in (False if DMs are closed), else in channel."""
-        locale = await panels.public_locale(self, game.guild_id)
-        text = t("ui.reminder", locale, player=seat.mention(),
-                 game=t(f"{game.game_key}.name", locale), link=messages.jump_link(game))
-        view = panels.reminder_view(game.id, locale)
-        if dm and seat.user_id is not None:
-            try:
-                user = self.get_user(seat.user_id) or await self.fetch_user(seat.user_id)
-                await user.send(text, view=view)
-                return True
-            except discord.HTTPException as err:
-                log.info("DM to %s failed (%s); falling back to the channel", seat.user_id, err)
-                return False
-        sent = await panels.send_to_channel(self, game, text, view=view,
-                                          ping=[seat.user_id] if seat.user_id else [])
-        return sent is not None
+def assemble(settings: Settings, service: GameService, repo: SqliteRepository) -> LudoBot:
+    """The client with everything that speaks for it (no connection is opened here)."""
+    bot = LudoBot(settings, service, repo)
+    bot.tree.on_error = error_handler.on_app_command_error  # type: ignore[method-assign]
+    bot.on_click = clicks.route
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.dynamic_item_count = len(DYNAMIC_ITEMS)
+    bot.outbox = Deliverer(bot)
+    # One clock for the whole bot: the service's (tests inject a controllable one).
+    bot.scheduler = ReminderScheduler(service, functools.partial(reminder_messages.notify, bot),
+                                      clock=service.clock)
+    bot.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(bot), clock=service.clock)
+    return bot
 
 
 async def build_bot(settings: Settings, *,
@@ -167,7 +51,7 @@ async def build_bot(settings: Settings, *,
                               default_reminder_hours=settings.reminder_hours,
                               default_ai_level=settings.ai_level,
                               render_turns=False)  # the outbox deliverer draws them
-        return LudoBot(settings, service, repo)
+        return assemble(settings, service, repo)
     except BaseException:
         await repo.close()  # an open connection would keep the process alive
         raise

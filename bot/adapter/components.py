@@ -1,38 +1,38 @@
-"""Components that survive restarts and the private panel built from legal choices.
+"""Every component that survives a restart: what each click means, not what it does.
 
-Every component is a ``discord.ui.DynamicItem`` whose custom_id carries the game id and the
-state version it was drawn for, so a click after a restart still finds its game, and a click
-on an outdated panel is refused by the service's version check (never a wrong move). The
-handlers only parse and hand over to :mod:`bot.adapter.panels`, which talks to the service.
+Every component is a ``discord.ui.DynamicItem`` whose custom_id carries what it needs (the
+game id and the state version it was drawn for, a vote, a page or a position), so a click
+after a restart still finds its game, and a click on an outdated panel is refused by the
+service's version check (never a wrong move). A component parses its custom_id, checks the
+clicker (:class:`~bot.adapter.guard.Guarded`) and hands the click to the client's router
+(:mod:`bot.adapter.clicks`), which runs the flow: the flows build their views from these
+classes, so the classes import no flow.
 """
 
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.adapter.client import LudoBot
 from bot.adapter.error_handler import handled
-from bot.adapter.guard import Guarded
-from bot.core import messages
+from bot.adapter.guard import Guarded, digits
+from bot.core.errors import ServiceError
 from bot.core.i18n import t
-from bot.core.models import Panel
-from engines.base import Action, Choice, MultiChoice, Spec, Subset
-
-if TYPE_CHECKING:
-    from bot.adapter.app import LudoBot
+from bot.core.models import GameInfo
+from engines.base import Action, Subset
 
 MAX_ID = 100  # Discord's custom_id limit
-MAX_ROWS = 5
-MAX_BUTTONS_PER_ROW = 5
-MAX_SELECT_OPTIONS = 25
 
 
-def _client(interaction: discord.Interaction[Any]) -> LudoBot:
-    return interaction.client  # type: ignore[no-any-return]
+class Clickable(Guarded):
+    """A guarded component whose click goes to the client's router (put it first)."""
+
+    @handled
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.client.on_click(self, interaction)
 
 
 def encode_action(text: str) -> str:
@@ -43,11 +43,11 @@ def decode_action(text: str) -> str:
     return text.replace("~", " ")
 
 
-def _cut(text: str, limit: int) -> str:
+def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class PanelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class PanelButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ludo:panel:(?P<game>[0-9]+)"):
     """On a public turn message: opens the clicker's private panel (always fresh)."""
 
@@ -64,14 +64,8 @@ class PanelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> PanelButton:
         return cls(int(match["game"]))
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
 
-        await panels.open_panel(interaction, self.game_id)
-
-
-class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ActButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 template=r"ludo:do:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<act>[a-z0-9_:.=+~\-]+)"):
     """One legal action of the panel's step, bound to the version it was offered at."""
 
@@ -81,7 +75,7 @@ class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         self.game_id, self.version, self.action = game_id, version, action
         super().__init__(discord.ui.Button(
-            label=_cut(label or action, 80), style=style,
+            label=cut(label or action, 80), style=style,
             custom_id=f"ludo:do:{game_id}:{version}:{encode_action(action)}"))
 
     @classmethod
@@ -93,14 +87,8 @@ class ActButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def ids(self) -> tuple[int, ...]:
         return self.game_id, self.version
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
 
-        await panels.act_from_component(interaction, self.game_id, self.version, self.action)
-
-
-class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+class ActSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
                 template=r"ludo:sel:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<group>[a-z0-9_]{0,40})"):
     """A select of the legal actions of one group; option values are action texts."""
 
@@ -127,19 +115,13 @@ class ActSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
     def ids(self) -> tuple[int, ...]:
         return self.game_id, self.version
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
-
+    def chosen(self, interaction: discord.Interaction[Any]) -> str | None:
+        """The action chosen (None when the select came back empty)."""
         values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
-        if not values:
-            await interaction.response.send_message(
-                t("ui.nothing_chosen", panels.user_locale(interaction)), ephemeral=True)
-            return
-        await panels.act_from_component(interaction, self.game_id, self.version, str(values[0]))
+        return str(values[0]) if values else None
 
 
-class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
+class SubsetSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"ludo:sub:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<act>[a-z0-9_:.=+~\-]+)"):
     """One subset decision (keep some dice, pay with some cards) as ONE multi-select.
 
@@ -180,13 +162,10 @@ class SubsetSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return Subset(head.kind, options, self.item.min_values, self.item.max_values,
                       head.args)
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
-
+    def chosen(self, interaction: discord.Interaction[Any]) -> str:
+        """The chosen values as the subset's action, checked (a typed refusal if not)."""
         values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
-        action = self.subset().action(option_value(str(v)) for v in values)  # checked here
-        await panels.act_from_component(interaction, self.game_id, self.version, str(action))
+        return str(self.subset().action(option_value(str(v)) for v in values))
 
 
 def option_value(value: str) -> str:
@@ -194,7 +173,7 @@ def option_value(value: str) -> str:
     return value.split(":", 1)[1] if ":" in value else value
 
 
-class MuteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class MuteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"ludo:mute:(?P<game>[0-9]+)"):
     """On a reminder: silence reminders for the clicker until their next turn."""
 
@@ -211,17 +190,11 @@ class MuteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> MuteButton:
         return cls(int(match["game"]))
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
-
-        await panels.mute(interaction, self.game_id)
-
 
 LOBBY_OPS = ("join", "leave", "ai", "start")
 
 
-class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class LobbyButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ludo:lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"):
     """Join / Leave / Add bot / Start on the lobby message, which updates in place."""
 
@@ -239,14 +212,8 @@ class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
 
-        await panels.lobby_click(interaction, self.game_id, self.op)
-
-
-class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class CancelVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                        template=r"ludo:vote:(?P<game>[0-9]+)"):
     """A human player's vote to cancel a started game."""
 
@@ -263,120 +230,143 @@ class CancelVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> CancelVoteButton:
         return cls(int(match["game"]))
 
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapter import panels
 
-        await panels.vote_cancel(interaction, self.game_id)
+class UndoButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ludo:undo:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
+    """On a private panel: take back my last move (or ask the others), as of the version it
+    was drawn at: a second click, or a click after any later move, is out of date."""
+
+    seated = True
+
+    def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
+        self.game_id, self.version = game_id, version
+        super().__init__(discord.ui.Button(label=label, emoji="↩️",
+                                           custom_id=f"ludo:undo:{game_id}:{version}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> UndoButton:
+        return cls(int(match["game"]), int(match["ver"]))
+
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.version
+
+
+class UndoVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
+    def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
+        self.request_id, self.accept = request_id, accept
+        style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(
+            label=label or ("Agree" if accept else "Refuse"), style=style,
+            custom_id=f"ludo:uvote:{request_id}:{int(accept)}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> UndoVoteButton:
+        return cls(int(match["req"]), match["yes"] == "1")
+
+    def ids(self) -> tuple[int, ...]:
+        return (self.request_id,)
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        request = await bot.service.repo.undo_request(self.request_id)
+        if request is None:
+            raise ServiceError(key="history.undo_closed")
+        return await bot.service.get(request.game_id)
+
+
+class LogPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
+                             r"(?P<op>first|back|next|last)"):
+    def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
+        self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
+        super().__init__(discord.ui.Button(
+            label=label or op, custom_id=f"ludo:logp:{game_id}:{page}:{self.size}:{op}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> LogPageButton:
+        return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.page, self.size
+
+
+class ReplayButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
+    def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
+        self.game_id, self.position = game_id, position
+        super().__init__(discord.ui.Button(label=label or op,
+                                           custom_id=f"ludo:rp:{game_id}:{position}:{op}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> ReplayButton:
+        return cls(int(match["game"]), int(match["pos"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.game_id, self.position
+
+
+def chosen_position(interaction: discord.Interaction[Any]) -> int:
+    """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
+    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[call-overload]
+    return digits(str(values[0]))
+
+
+class ReplaySelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ludo:rsel:(?P<game>[0-9]+)"):
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Select(
+            custom_id=f"ludo:rsel:{game_id}", placeholder=placeholder,
+            options=options or [discord.SelectOption(label="0", value="0")]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: re.Match[str], /
+                             ) -> ReplaySelect:
+        return cls(int(match["game"]), item.options)
+
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        chosen_position(interaction)  # the chosen position is a number from the client too
+
+
+class GamesPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
+    def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
+        self.guild_id, self.page = guild_id, page
+        super().__init__(discord.ui.Button(label=label or op,
+                                           custom_id=f"ludo:hist:{guild_id}:{page}:{op}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             ) -> GamesPageButton:
+        return cls(int(match["guild"]), int(match["page"]), match["op"])
+
+    def ids(self) -> tuple[int, ...]:
+        return self.guild_id, self.page
+
+    async def game(self, bot: LudoBot) -> GameInfo | None:
+        return None  # not one game: the list of one server, checked in allowed()
+
+    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
+        await super().allowed(interaction)
+        if interaction.guild_id != self.guild_id:
+            raise ServiceError(key="ui.not_allowed")
 
 
 DYNAMIC_ITEMS = (PanelButton, ActButton, ActSelect, SubsetSelect, MuteButton, LobbyButton,
-                 CancelVoteButton)
-
-
-def _grouped(choices: Sequence[Choice | MultiChoice]) -> OrderedDict[str, list[Choice]]:
-    groups: OrderedDict[str, list[Choice]] = OrderedDict()
-    for choice in choices:
-        if isinstance(choice, Choice):
-            groups.setdefault(choice.group or choice.action.kind, []).append(choice)
-    return groups
-
-
-def _fits_buttons(game_id: int, version: int, choices: list[Choice]) -> bool:
-    return len(choices) <= MAX_BUTTONS_PER_ROW and all(
-        len(f"ludo:do:{game_id}:{version}:{encode_action(str(c.action))}") <= MAX_ID
-        for c in choices)
-
-
-def button_groups(choices: Sequence[Choice | MultiChoice], game_id: int = 0,
-                  version: int = 0) -> list[list[Choice]]:
-    """The groups the panel shows as buttons (the others become selects)."""
-    return [g for g in _grouped(choices).values() if _fits_buttons(game_id, version, g)]
-
-
-def panel_components(panel: Panel, locale: str) -> discord.ui.View:
-    """Legal choices as components: small groups as buttons, larger ones as selects, each
-    subset decision as one multi-select.
-
-    Fits Discord's limits (5 rows, 5 buttons a row, 25 options a select); a group beyond
-    25 options is split into several selects, and rows beyond 5 are left to the slash
-    commands, which accept every legal action. Seats in labels read as player names.
-    """
-    view = discord.ui.View(timeout=None)
-    rows_used = 0
-    game_id, version = panel.game.id, panel.game.version
-    spec = messages.spec_of(panel.game)
-    names = [s.name for s in panel.game.seats]
-
-    def label(message: Any) -> str:
-        return messages.label(message, spec, names, locale)
-
-    for group, choices in _grouped(panel.choices).items():
-        if rows_used >= MAX_ROWS:
-            break
-        if _fits_buttons(game_id, version, choices):
-            for choice in choices:
-                button = ActButton(game_id, version, str(choice.action),
-                                   label=label(choice.label), style=_style(choice, spec))
-                button.row = rows_used
-                view.add_item(button)
-            rows_used += 1
-            continue
-        for start in range(0, len(choices), MAX_SELECT_OPTIONS):
-            if rows_used >= MAX_ROWS:
-                break
-            chunk = choices[start:start + MAX_SELECT_OPTIONS]
-            options = [discord.SelectOption(
-                label=_cut(label(c.label), 100), value=str(c.action),
-                description=_cut(label(c.description), 100) if c.description else None)
-                for c in chunk]
-            name = f"{group}{start // MAX_SELECT_OPTIONS or ''}"[:40]
-            placeholder = _cut(t("ui.choose", locale), 150)
-            select = ActSelect(game_id, version, _safe_group(name), options,
-                               placeholder=placeholder)
-            select.row = rows_used
-            view.add_item(select)
-            rows_used += 1
-    for multi in panel.choices:
-        if rows_used >= MAX_ROWS:
-            break
-        if isinstance(multi, MultiChoice):
-            made = subset_select(game_id, version, multi, label)
-            if made is not None:
-                made.row = rows_used
-                view.add_item(made)
-                rows_used += 1
-    return view
-
-
-def subset_select(game_id: int, version: int, multi: MultiChoice,
-                  label: Any) -> SubsetSelect | None:
-    """One multi-select for a subset decision (None when it cannot fit one: then the slash
-    command takes it)."""
-    sub = multi.subset
-    head = str(Action(sub.kind, sub.fixed))
-    if (not 0 < sub.most <= MAX_SELECT_OPTIONS or len(sub.options) > MAX_SELECT_OPTIONS
-            or len(f"ludo:sub:{game_id}:{version}:{encode_action(head)}") > MAX_ID):
-        return None
-    options = [discord.SelectOption(label=_cut(label(text), 100), value=f"{i}:{value}")
-               for i, (value, text) in enumerate(zip(sub.options, multi.option_labels,
-                                                     strict=True))]
-    return SubsetSelect(game_id, version, head, options, min_values=sub.min_values,
-                        max_values=sub.most, placeholder=_cut(label(multi.label), 150))
-
-
-def _safe_group(name: str) -> str:
-    return re.sub(r"[^a-z0-9_]", "_", name.lower())[:40]
-
-
-def _style(choice: Choice, spec: Spec) -> discord.ButtonStyle:
-    """Colours from the game's declared kinds: green ends or confirms, grey passes."""
-    kind = choice.action.kind
-    if kind in spec.ending_kinds:
-        return discord.ButtonStyle.success
-    if kind in spec.passing_kinds:
-        return discord.ButtonStyle.secondary
-    return discord.ButtonStyle.primary
+                 CancelVoteButton, UndoButton, UndoVoteButton, LogPageButton, ReplayButton,
+                 ReplaySelect, GamesPageButton)
 
 
 def turn_message_view(game_id: int, locale: str) -> discord.ui.View:
@@ -389,4 +379,28 @@ def lobby_view(game_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game_id, op, label=t(f"lobby.button.{op}", locale)))
+    return view
+
+
+def cancel_vote_view(game_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CancelVoteButton(game_id, label=t("lobby.button.vote", locale)))
+    return view
+
+
+def reminder_view(game_id: int, locale: str) -> discord.ui.View:
+    view = turn_message_view(game_id, locale)
+    view.add_item(MuteButton(game_id, label=t("ui.mute", locale)))
+    return view
+
+
+def undo_button(game_id: int, version: int, locale: str) -> UndoButton:
+    return UndoButton(game_id, version, t("history.button.undo", locale))
+
+
+def undo_vote_view(request_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for accept in (True, False):
+        view.add_item(UndoVoteButton(request_id, accept, t(
+            "history.button.accept" if accept else "history.button.refuse", locale)))
     return view

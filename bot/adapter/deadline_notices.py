@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.adapter import panels
+from bot.adapter import replies
+from bot.adapter.client import LudoBot
 from bot.adapter.components import turn_message_view
 from bot.core.i18n import t
 from bot.core.models import GameInfo, MoveResult
-
-if TYPE_CHECKING:
-    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +24,14 @@ class DiscordDeadlineOutput:
         self.bot = bot
 
     async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
-        locale = await panels.public_locale(self.bot, game.guild_id)
-        await panels.send_to_channel(self.bot, game, t(key, locale, **params))
+        locale = await replies.public_locale(self.bot, game.guild_id)
+        await replies.send_to_channel(self.bot, game, t(key, locale, **params))
 
     async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
                      *, dm: bool) -> bool:
-        public = await panels.public_locale(self.bot, game.guild_id)
+        public = await replies.public_locale(self.bot, game.guild_id)
         if not dm:
-            sent = await panels.send_to_channel(self.bot, game, t(key, public, **params),
+            sent = await replies.send_to_channel(self.bot, game, t(key, public, **params),
                                               ping=[user_id])
             return sent is not None
         locale = self.bot.user_locales.get(user_id) or public
@@ -47,7 +45,7 @@ class DiscordDeadlineOutput:
         return True
 
     async def moved(self, result: MoveResult) -> None:
-        await panels.publish(self.bot, result)
+        await self.bot.publish(result)
 
     def resume_ai(self, game_id: int) -> None:
         self.bot.schedule_ai(game_id)

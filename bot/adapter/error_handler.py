@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.adapter.replies import user_locale
 from bot.core.errors import ServiceError
 from bot.core.i18n import error_text, t
 from engines.base import GameError
@@ -39,10 +40,8 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 async def handle(interaction: discord.Interaction[Any], error: Exception) -> None:
     """Answer ``error`` privately and log it once."""
-    from bot.adapter import panels  # play -> ui -> this module: imported when first needed
-
     original = getattr(error, "original", error)  # app_commands.CommandInvokeError wraps
-    locale = panels.user_locale(interaction)
+    locale = user_locale(interaction)
     user, where = interaction.user.id, _where(interaction)
     if isinstance(original, GameError):
         text = error_text(original, locale)

@@ -12,21 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import panels
+from bot.adapter import panels, replies
+from bot.adapter.client import LudoBot
 from bot.adapter.translator import L
 from bot.core import messages
 from bot.core.errors import InvalidOption, ServiceError
 from bot.core.i18n import t
 from engines.base import Action, GameError, MultiChoice, Spec
-
-if TYPE_CHECKING:
-    from bot.adapter.app import LudoBot
 
 MAX_AUTOCOMPLETE = 25
 
@@ -45,7 +43,7 @@ def command_text(key: str) -> app_commands.locale_str:
 
 async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
                  current: str) -> list[app_commands.Choice[str]]:
-    bot = panels.bot_of(interaction)
+    bot = replies.bot_of(interaction)
     game = await bot.service.in_channel(interaction.channel_id or 0)
     if game is None:
         return []
@@ -55,7 +53,7 @@ async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
         return []
     if not panel.awaited:
         return []
-    locale = panels.user_locale(interaction)
+    locale = replies.user_locale(interaction)
     spec, names = messages.spec_of(game), [s.name for s in game.seats]
     needle = current.lower().strip()
     out = []

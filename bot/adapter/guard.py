@@ -16,16 +16,14 @@ A refusal is answered here, privately and translated; the callback then never ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import discord
 
+from bot.adapter import error_handler
+from bot.adapter.client import LudoBot
 from bot.core import errors
 from bot.core.models import GameInfo
-
-if TYPE_CHECKING:
-    from bot.adapter.app import LudoBot
-
 
 
 def may_see(game: GameInfo, *, guild_id: int | None, user_id: int) -> bool:
@@ -73,8 +71,6 @@ class Guarded:
                          seated=self.seated)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        from bot.adapter import error_handler
-
         try:
             await self.allowed(interaction)
         except errors.ServiceError as err:  # answered privately, logged once, by the handler

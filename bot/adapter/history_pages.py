@@ -1,35 +1,26 @@
-"""Discord side of undo, logs and replays: restart-proof components and the flows they run.
+"""A game's past on Discord: the log a page at a time, the step-through replay with its
+animation, and the list of a server's ended games (the history itself: :mod:`bot.core.history`).
 
-Like :mod:`bot.adapter.components`, every component is a ``DynamicItem`` whose custom_id
-carries what it needs (game id and version, vote id, page or position), so it works after a
-restart; the handlers call :mod:`bot.core.undo` / :mod:`bot.core.history` and present the result.
+Their buttons and selects are in :mod:`bot.adapter.components`; a click on one comes back
+here through :mod:`bot.adapter.clicks` and redraws the page in place.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
-import re
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.adapter import panels
-from bot.adapter.components import turn_message_view
-from bot.adapter.error_handler import handled
-from bot.adapter.guard import Guarded, digits
+from bot.adapter.client import LudoBot
+from bot.adapter.components import GamesPageButton, LogPageButton, ReplayButton, ReplaySelect
+from bot.adapter.replies import bot_of, reply, user_locale
 from bot.core import messages
-from bot.core.errors import ServiceError, StaleVersion
 from bot.core.history import History, animation
 from bot.core.i18n import t
 from bot.core.models import FINISHED, GameInfo
 from bot.core.storage.base import LogRow
-from bot.core.undo import Undo, UndoResult
-
-if TYPE_CHECKING:
-    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +30,6 @@ LOG_PAGE = 12
 
 def history_of(bot: LudoBot) -> History:
     return History(bot.service)
-
-
-def undo_of(bot: LudoBot) -> Undo:
-    return Undo(bot.service)
 
 
 def _target(op: str, current: int, last: int) -> int:
@@ -57,143 +44,6 @@ def _nav_buttons(view: discord.ui.View, make: Any, current: int, last: int,
         button = make(target, op, t(f"history.button.{op}", locale))
         button.item.disabled = target == current
         view.add_item(button)
-
-
-# ------------------------------------------------------------------ undo
-
-async def undo(interaction: discord.Interaction[Any], game_id: int, *,
-               expected_version: int | None = None) -> None:
-    """``expected_version``: the version the Undo button was drawn at (None: the command)."""
-    bot = panels.bot_of(interaction)
-    try:
-        result = await undo_of(bot).request(game_id, interaction.user.id,
-                                            expected_version=expected_version)
-    except StaleVersion as err:
-        await panels.reply(interaction, err.text(panels.user_locale(interaction)))
-        await panels.send_panel(interaction, game_id)
-        return
-    await announce_undo(interaction, bot, result)
-
-
-async def _board_file(bot: LudoBot, game: GameInfo, locale: str) -> list[discord.File]:
-    """The public board after an undo, in the channel's language (the turn message's rule);
-    a drawing bug must not hold back the announcement."""
-    try:
-        image = await bot.service.board(game.id, locale=locale)
-    except Exception:
-        log.exception("game %d: drawing the board after an undo failed", game.id)
-        return []
-    return [discord.File(io.BytesIO(image), filename=f"{game.game_key}.png")]
-
-
-async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
-                        result: UndoResult) -> None:
-    game = result.game
-    locale = await panels.public_locale(bot, game.guild_id)
-    player = result.requester.mention()
-    if result.refused:
-        await panels.reply(interaction, t(f"history.undo_{result.refused}", locale, player=player),
-                         ephemeral=False)
-        return
-    if result.applied:
-        key = "history.undo_done_vote" if result.reason == "vote" else "history.undo_done"
-        lines = [t(key, locale, player=player, n=len(result.taken_back))]
-        if result.awaited:
-            lines.append(t("ui.next", locale, players=messages.mentions(
-                game, [s.seat for s in result.awaited])))
-        files = await _board_file(bot, game, locale)
-        await panels.reply(interaction, lines[0])
-        await panels.send_to_channel(bot, game, "\n".join(lines), files=files,
-                                   view=turn_message_view(game.id, locale),
-                                   ping=[s.user_id for s in result.awaited if s.user_id])
-        bot.schedule_ai(game.id)
-        return
-    request = result.request
-    assert request is not None
-    if request.votes:
-        yes = sum(1 for v in request.votes.values() if v)
-        await panels.reply(interaction, t("history.undo_progress", locale, yes=yes,
-                                        needed=len(request.voters)))
-        return
-    text = t("history.undo_ask", locale, player=player, n=len(result.taken_back),
-             reason=t(f"history.undo_reason.{result.reason}", locale),
-             voters=" ".join(f"<@{u}>" for u in request.voters),
-             deadline=discord.utils.format_dt(
-                 datetime.fromtimestamp(request.expires_at, tz=UTC), "R"))
-    view = discord.ui.View(timeout=None)
-    for accept in (True, False):
-        view.add_item(UndoVoteButton(request.id, accept, t(
-            "history.button.accept" if accept else "history.button.refuse", locale)))
-    await panels.reply(interaction, text, view=view, ephemeral=False)
-
-
-async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
-    bot = panels.bot_of(interaction)
-    await interaction.response.defer()
-    result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
-    if result.applied or result.refused:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.edit_original_response(view=None)
-    await announce_undo(interaction, bot, result)
-
-
-class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ludo:undo:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
-    """On a private panel: take back my last move (or ask the others), as of the version it
-    was drawn at: a second click, or a click after any later move, is out of date."""
-
-    seated = True
-
-    def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
-        self.game_id, self.version = game_id, version
-        super().__init__(discord.ui.Button(label=label, emoji="↩️",
-                                           custom_id=f"ludo:undo:{game_id}:{version}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
-                             ) -> UndoButton:
-        return cls(int(match["game"]), int(match["ver"]))
-
-    def ids(self) -> tuple[int, ...]:
-        return self.game_id, self.version
-
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await undo(interaction, self.game_id, expected_version=self.version)
-
-
-class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
-    def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
-        self.request_id, self.accept = request_id, accept
-        style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(
-            label=label or ("Agree" if accept else "Refuse"), style=style,
-            custom_id=f"ludo:uvote:{request_id}:{int(accept)}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
-                             ) -> UndoVoteButton:
-        return cls(int(match["req"]), match["yes"] == "1")
-
-    def ids(self) -> tuple[int, ...]:
-        return (self.request_id,)
-
-    async def game(self, bot: LudoBot) -> GameInfo | None:
-        request = await bot.service.repo.undo_request(self.request_id)
-        if request is None:
-            raise ServiceError(key="history.undo_closed")
-        return await bot.service.get(request.game_id)
-
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await vote(interaction, self.request_id, self.accept)
-
-
-def undo_button(game_id: int, version: int, locale: str) -> UndoButton:
-    return UndoButton(game_id, version, t("history.button.undo", locale))
 
 
 # ------------------------------------------------------------------ the log
@@ -226,35 +76,10 @@ async def log_message(bot: LudoBot, game_id: int, page: int | None, locale: str,
 
 async def send_log(interaction: discord.Interaction[Any], game_id: int,
                    size: int = LOG_PAGE) -> None:
-    bot = panels.bot_of(interaction)
-    locale = panels.user_locale(interaction)
+    bot = bot_of(interaction)
+    locale = user_locale(interaction)
     text, view = await log_message(bot, game_id, None, locale, size)
-    await panels.reply(interaction, text, view=view)
-
-
-class LogPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
-                             r"(?P<op>first|back|next|last)"):
-    def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
-        self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
-        super().__init__(discord.ui.Button(
-            label=label or op, custom_id=f"ludo:logp:{game_id}:{page}:{self.size}:{op}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
-                             ) -> LogPageButton:
-        return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
-
-    def ids(self) -> tuple[int, ...]:
-        return self.game_id, self.page, self.size
-
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = panels.bot_of(interaction)
-        text, view = await log_message(bot, self.game_id, self.page,
-                                       panels.user_locale(interaction), self.size)
-        await interaction.response.edit_message(content=text, view=view)
+    await reply(interaction, text, view=view)
 
 
 # ------------------------------------------------------------------ replay
@@ -288,8 +113,8 @@ async def replay_message(bot: LudoBot, game_id: int, position: int | None,
 async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
                       public: bool) -> None:
     """The step-through view, then (finished games) the animated whole game."""
-    bot = panels.bot_of(interaction)
-    locale = panels.user_locale(interaction)
+    bot = bot_of(interaction)
+    locale = user_locale(interaction)
     await interaction.response.defer(ephemeral=not public, thinking=True)
     text, view, files = await replay_message(bot, game_id, 0, locale)
     await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
@@ -302,64 +127,13 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
             ephemeral=not public)
 
 
-async def _show_position(interaction: discord.Interaction[Any], game_id: int,
+async def show_position(interaction: discord.Interaction[Any], game_id: int,
                          position: int) -> None:
-    bot = panels.bot_of(interaction)
+    bot = bot_of(interaction)
     await interaction.response.defer()
     text, view, files = await replay_message(bot, game_id, position,
-                                             panels.user_locale(interaction))
+                                             user_locale(interaction))
     await interaction.edit_original_response(content=text, view=view, attachments=files)
-
-
-class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
-    def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
-        self.game_id, self.position = game_id, position
-        super().__init__(discord.ui.Button(label=label or op,
-                                           custom_id=f"ludo:rp:{game_id}:{position}:{op}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
-                             ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["pos"]), match["op"])
-
-    def ids(self) -> tuple[int, ...]:
-        return self.game_id, self.position
-
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _show_position(interaction, self.game_id, self.position)
-
-
-def _chosen(interaction: discord.Interaction[Any]) -> int:
-    """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
-    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[call-overload]
-    return digits(str(values[0]))
-
-
-class ReplaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ludo:rsel:(?P<game>[0-9]+)"):
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Select(
-            custom_id=f"ludo:rsel:{game_id}", placeholder=placeholder,
-            options=options or [discord.SelectOption(label="0", value="0")]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str], /
-                             ) -> ReplaySelect:
-        return cls(int(match["game"]), item.options)
-
-    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
-        await super().allowed(interaction)
-        _chosen(interaction)  # the chosen position is a number from the client too
-
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _show_position(interaction, self.game_id, _chosen(interaction))
 
 
 # ------------------------------------------------------------------ finished games
@@ -386,38 +160,3 @@ async def games_message(bot: LudoBot, guild_id: int, page: int,
     _nav_buttons(view, lambda p, op, label: GamesPageButton(guild_id, p, op, label),
                  found.page, found.pages - 1, locale)
     return messages.clip("\n".join(lines)), view
-
-
-class GamesPageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
-    def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
-        self.guild_id, self.page = guild_id, page
-        super().__init__(discord.ui.Button(label=label or op,
-                                           custom_id=f"ludo:hist:{guild_id}:{page}:{op}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
-                             ) -> GamesPageButton:
-        return cls(int(match["guild"]), int(match["page"]), match["op"])
-
-    def ids(self) -> tuple[int, ...]:
-        return self.guild_id, self.page
-
-    async def game(self, bot: LudoBot) -> GameInfo | None:
-        return None  # not one game: the list of one server, checked in allowed()
-
-    async def allowed(self, interaction: discord.Interaction[Any]) -> None:
-        await super().allowed(interaction)
-        if interaction.guild_id != self.guild_id:
-            raise ServiceError(key="ui.not_allowed")
-
-    @handled
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        text, view = await games_message(panels.bot_of(interaction), self.guild_id, self.page,
-                                         panels.user_locale(interaction))
-        await interaction.response.edit_message(content=text, view=view)
-
-
-HISTORY_ITEMS = (UndoButton, UndoVoteButton, LogPageButton, ReplayButton, ReplaySelect,
-                 GamesPageButton)

@@ -8,7 +8,7 @@ Discord answers a second post of the same row (sent just before a crash, again a
 with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
-for both (:func:`bot.adapter.panels.public_locale`).
+for both (:func:`bot.adapter.replies.public_locale`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import asyncio
 import contextlib
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.adapter import panels
+from bot.adapter import replies
+from bot.adapter.client import LudoBot
 from bot.adapter.components import turn_message_view
 from bot.core import messages
 from bot.core.deadlines import stamp
@@ -30,9 +31,6 @@ from bot.core.i18n import t
 from bot.core.service import TURN_MESSAGE
 from bot.core.storage.base import OutboxRow
 from engines.base import Event
-
-if TYPE_CHECKING:
-    from bot.adapter.app import LudoBot
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +138,7 @@ class Deliverer:
             raise ServiceError(f"unknown outbox kind {row.kind!r}")
         bot = self.bot
         game = await bot.service.get(row.game_id)
-        locale = await panels.public_locale(bot, game.guild_id)
+        locale = await replies.public_locale(bot, game.guild_id)
         payload: dict[str, Any] = dict(row.payload)
         names = [s.name for s in game.seats]
         awaited = [game.seat(s) for s in payload["awaited"]]

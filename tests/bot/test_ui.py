@@ -7,13 +7,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.adapter.components import (
-    ActButton,
-    ActSelect,
-    SubsetSelect,
-    option_value,
-    panel_components,
-)
+from bot.adapter.components import ActButton, ActSelect, SubsetSelect, option_value
+from bot.adapter.panel_layout import panel_components
 from bot.core.messages import account, standings
 from bot.core.models import ACTIVE, GameInfo, Panel, Seat
 from engines.base import TURN_END, Action, Choice, Event, Message, MultiChoice, Result, Subset
@@ -103,13 +98,12 @@ def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
 def test_custom_id_patterns_take_ascii_digits_only() -> None:
     """``\\d`` also matches ``١`` (Arabic-Indic one): ids are ASCII digits, nothing else."""
     from bot.adapter.components import DYNAMIC_ITEMS
-    from bot.adapter.history_pages import HISTORY_ITEMS
 
     samples = ["ludo:panel:7", "ludo:do:7:3:pass", "ludo:sel:7:3:group", "ludo:mute:7",
                "ludo:lobby:7:join", "ludo:vote:7", "ludo:undo:7:3", "ludo:uvote:7:1",
                "ludo:logp:7:0:12:first", "ludo:rp:7:3:next", "ludo:rsel:7",
                "ludo:hist:7:0:last", "ludo:sub:7:3:keep~a"]
-    items = (*DYNAMIC_ITEMS, *HISTORY_ITEMS)
+    items = DYNAMIC_ITEMS
     for sample in samples:
         assert any(i.__discord_ui_compiled_template__.fullmatch(sample) for i in items), sample
         for foreign in ("١", "٣", "７", "߁"):
@@ -235,11 +229,13 @@ def test_a_real_havana_thief_panel_names_its_victims() -> None:
 
 async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
     """The select's chosen values go through ``Subset.action`` (canonical order, checked)
-    to the same move path as a click; a bad choice is a typed refusal, nothing applied."""
+    and the router (bot/adapter/clicks.py) to the same move path as a click; a bad choice
+    is a typed refusal, nothing applied."""
     from types import SimpleNamespace
 
-    from bot.adapter import error_handler, panels
+    from bot.adapter import clicks, error_handler, panels
 
+    client = SimpleNamespace(on_click=clicks.route)  # as bot.adapter.app.assemble sets it
     moves: list[tuple[int, int, str]] = []
     refusals: list[Exception] = []
 
@@ -253,9 +249,9 @@ async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
     monkeypatch.setattr(error_handler, "handle", refuse)
     item = panel_components(_panel([_multi()]), "en").children[0]
     assert isinstance(item, SubsetSelect)
-    await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}, client=client))  # type: ignore[arg-type]
     assert moves == [(123456, 4321, "keep a 3 5")]
-    await item.callback(SimpleNamespace(data={"values": []}))  # type: ignore[arg-type]
-    await item.callback(SimpleNamespace(data={"values": ["0:9"]}))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": []}, client=client))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": ["0:9"]}, client=client))  # type: ignore[arg-type]
     assert len(moves) == 1 and [type(e).__name__ for e in refusals] == [
         "IllegalAction", "InvalidAction"]

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.adapter.app import LudoBot, build_bot
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
 from bot.core.deadlines import stamp
 from bot.core.history import effective
 from bot.core.i18n import t

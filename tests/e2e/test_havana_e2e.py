@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot.adapter.app import LudoBot, build_bot
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
 from bot.core.i18n import t
 from bot.core.render import render_sync
 from bot.core.settings import Settings

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from bot.adapter.app import LudoBot, build_bot
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
 from bot.core.i18n import t
 from bot.core.settings import Settings
 from engines.minos.data import GUARD_STEPS, SHIP_STEPS

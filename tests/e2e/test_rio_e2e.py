@@ -15,7 +15,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.adapter.app import LudoBot, build_bot
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
 from bot.core.i18n import t
 from bot.core.models import FINISHED
 from bot.core.settings import Settings

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.adapter.app import LudoBot, build_bot
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
 from bot.core.i18n import t
 from bot.core.settings import Settings
 from cogs.tuscany import VERBS
