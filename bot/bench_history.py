@@ -27,7 +27,8 @@ from typing import Any
 from bot.core.history import MAX_IMPORT_BYTES, History, effective, sign, state_at
 from bot.core.service import GameService
 from bot.core.storage import SqliteRepository
-from bot.core.undo import Undo, plan_undo
+from bot.core.undo import Undo
+from bot.core.undo_rules import plan_undo
 from engines import registry
 from engines.base import Action
 

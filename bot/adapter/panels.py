@@ -26,7 +26,6 @@ from bot.core.errors import ServiceError, StaleVersion
 from bot.core.i18n import t
 from bot.core.models import ACTIVE, Panel
 from bot.core.render import off_loop
-from bot.core.undo import plan_undo
 from engines.base import Event, GameError
 from renderers.common import encode_png
 
@@ -72,22 +71,22 @@ def _explained(panel: Panel, locale: str) -> list[str]:
 
 
 async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
-                     prefix: str = "", private: Sequence[Event] = (),
-                     edit: bool = False) -> None:
-    """Show the user's fresh private panel (ephemeral), editing the current one if asked."""
+                     prefix: str = "", private: Sequence[Event] = (), edit: bool = False,
+                     panel: Panel | None = None) -> None:
+    """Show the user's private panel (ephemeral), editing the current one if asked.
+    ``panel``: the one the service drew with the move just made (else it is read now)."""
     bot = bot_of(interaction)
     locale = user_locale(interaction)
-    panel = await bot.service.panel(game_id, interaction.user.id)
+    if panel is None:
+        panel = await bot.service.panel(game_id, interaction.user.id)
     content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
     view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
-    if panel.awaited:  # a free take-back within the turn (bot/core/undo.py) on a free row
-        row = max((getattr(item, "item", item).row or 0 for item in view.children),
-                  default=-1) + 1
-        plan = plan_undo(await bot.service.repo.undo_tail(game_id, panel.seat), panel.seat)
-        if row < 5 and plan is not None and not plan.needs_consent:
-            button = undo_button(game_id, panel.game.version, locale)
-            button.row = row
-            view.add_item(button)
+    row = max((getattr(item, "item", item).row or 0 for item in view.children),
+              default=-1) + 1
+    if panel.take_back and row < 5:  # a free take-back within the turn, on a free row
+        button = undo_button(game_id, panel.game.version, locale)
+        button.row = row
+        view.add_item(button)
     image = await panel_file(bot, panel, locale)
     if edit:  # an image from the previous step is replaced, or removed when there is none
         await interaction.edit_original_response(content=messages.clip(content), view=view,
@@ -166,7 +165,7 @@ async def _act(interaction: discord.Interaction[Any], game_id: int, action: str,
     seat = result.game.seat_of(interaction.user.id)
     private = result.private_events.get(seat.seat, []) if seat else []
     try:
-        await send_panel(interaction, game_id, private=private, edit=edit)
+        await send_panel(interaction, game_id, private=private, edit=edit, panel=result.panel)
     except discord.HTTPException as err:  # the panel message may be gone; the move is saved
         log.warning("could not refresh panel for game %s: %s", game_id, err)
     await bot.publish(result)

@@ -19,7 +19,8 @@ from bot.core import messages
 from bot.core.errors import StaleVersion
 from bot.core.i18n import t
 from bot.core.models import GameInfo
-from bot.core.undo import Undo, UndoResult
+from bot.core.undo import Undo
+from bot.core.undo_rules import UndoResult
 
 log = logging.getLogger(__name__)
 

@@ -81,6 +81,7 @@ class MoveResult:
     awaited: tuple[Seat, ...] = ()
     result: Result | None = None  # set when the game just ended
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> move deadline
+    panel: Panel | None = None  # the mover's fresh panel, drawn from the state just saved
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,7 @@ class Panel:
     view: dict[str, Any]
     choices: tuple[Choice | MultiChoice, ...]
     awaited: bool
+    take_back: bool = False  # the seat may take back its last move freely (no vote needed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ from bot.core.storage.base import (
     VersionConflict,
 )
 from bot.core.thinker import Thinker
+from bot.core.undo_rules import plan_undo
 from engines import registry
 from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.base import (
@@ -496,7 +497,7 @@ class GameService:
                 if seat.seat not in engine.active_players(state):
                     raise NotYourTurn(f"seat {seat.seat} is not awaited")
                 result = await self._apply(game, engine, state, seat.seat,
-                                           Action.parse(action))
+                                           Action.parse(action), panel_for=seat)
                 await self.repo.reset_misses(game_id, seat.seat)  # back in time: 0 misses
                 return result
 
@@ -562,7 +563,9 @@ class GameService:
             yield result
 
     async def _apply(self, game: GameInfo, engine: Engine[Any], state: Any, seat: int,
-                     action: Action) -> MoveResult:
+                     action: Action, *, panel_for: Seat | None = None) -> MoveResult:
+        """Apply and save one move; ``panel_for``: the mover, whose fresh panel is drawn
+        from the new state here (a click then loads and deserialises the game once)."""
         outcome = engine.apply(state, seat, action)
         new_state = outcome.state
         public = [e for e in outcome.events if e.to is None]
@@ -605,6 +608,8 @@ class GameService:
             await self._finished(saved)
         if (turn_end or over) and self.render_turns:
             result.image = await self._render(saved, engine, new_state)
+        if panel_for is not None:
+            result.panel = await self._panel(saved, engine, new_state, panel_for)
         return result
 
     async def _finished(self, game: GameInfo) -> None:
@@ -650,10 +655,19 @@ class GameService:
             seat = game.seat_of(user_id)
             if seat is None:
                 raise errors.NotSeated(game_id=game_id)
-            awaited = seat in self._awaited(game, engine, state)
-            choices = tuple(engine.choices(state, seat.seat)) if awaited else ()
-            return Panel(game=game, seat=seat.seat, view=engine.view(state, seat.seat),
-                         choices=choices, awaited=awaited)
+            return await self._panel(game, engine, state, seat)
+
+    async def _panel(self, game: GameInfo, engine: Engine[Any], state: Any,
+                     seat: Seat) -> Panel:
+        """The seat's panel: its view, its legal choices when awaited, and whether it may
+        take back its last move freely (read from the log's tail, not the whole log)."""
+        awaited = seat in self._awaited(game, engine, state)
+        choices = tuple(engine.choices(state, seat.seat)) if awaited else ()
+        plan = (plan_undo(await self.repo.undo_tail(game.id, seat.seat), seat.seat)
+                if awaited else None)
+        return Panel(game=game, seat=seat.seat, view=engine.view(state, seat.seat),
+                     choices=choices, awaited=awaited,
+                     take_back=plan is not None and not plan.needs_consent)
 
     async def view(self, game_id: int, seat: int | None) -> dict[str, Any]:
         with _logged("view", game=game_id, seat=seat):

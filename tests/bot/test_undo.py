@@ -12,7 +12,8 @@ import pytest
 from bot.core import errors
 from bot.core.history import effective, state_at
 from bot.core.service import GameService
-from bot.core.undo import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, Undo, plan_undo
+from bot.core.undo import Undo
+from bot.core.undo_rules import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, plan_undo
 from engines.base import TURN_END, Action
 from tests.bot.conftest import FakeClock
 
