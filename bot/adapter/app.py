@@ -3,7 +3,8 @@
 ``build_bot(settings)`` opens the database (migrations run there) and returns a bot ready
 for ``start(token)``: :func:`assemble` gives the client (:mod:`bot.adapter.client`) its
 error handler, its restart-proof components and what each click does, the outbox
-deliverer, the reminder scheduler and the deadline keeper with their Discord voices.
+deliverer, the reminders and the deadline keeper with their Discord voices, and the one
+periodic loop that runs their passes.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from bot.adapter.client import LudoBot
 from bot.adapter.components import DYNAMIC_ITEMS
 from bot.adapter.deadline_notices import DiscordDeadlineOutput
 from bot.adapter.outbox_delivery import Deliverer
+from bot.adapter.periodic import Periodic
 from bot.core.deadlines import DeadlineKeeper
-from bot.core.reminders import ReminderScheduler
+from bot.core.reminders import Reminders
 from bot.core.service import GameService
 from bot.core.settings import Settings
 from bot.core.storage.sqlite import SqliteRepository
@@ -33,9 +35,12 @@ def assemble(settings: Settings, service: GameService, repo: SqliteRepository) -
     bot.dynamic_item_count = len(DYNAMIC_ITEMS)
     bot.outbox = Deliverer(bot)
     # One clock for the whole bot: the service's (tests inject a controllable one).
-    bot.scheduler = ReminderScheduler(service, functools.partial(reminder_messages.notify, bot),
-                                      clock=service.clock)
+    bot.reminders = Reminders(service, functools.partial(reminder_messages.notify, bot),
+                              clock=service.clock)
     bot.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(bot), clock=service.clock)
+    bot.periodic = Periodic((("deadlines", bot.deadlines.run_due),
+                             ("reminders", bot.reminders.run_due),
+                             ("outbox", bot.outbox.retry)))
     return bot
 
 

@@ -18,12 +18,13 @@ import discord
 from discord.ext import commands
 from discord.voice_client import VoiceClient
 
+from bot.adapter.periodic import Periodic
 from bot.adapter.presenter import Presenter
 from bot.adapter.translator import CatalogueTranslator
 from bot.core.absence_policies import Absence
 from bot.core.deadlines import DeadlineKeeper
 from bot.core.models import MoveResult
-from bot.core.reminders import ReminderScheduler
+from bot.core.reminders import Reminders
 from bot.core.service import GameService
 from bot.core.settings import Settings
 from bot.core.storage.sqlite import SqliteRepository
@@ -43,14 +44,16 @@ class Outbox(Protocol):
 
     def kick(self) -> object: ...
     async def flush(self) -> None: ...
+    async def retry(self) -> None: ...
     async def close(self) -> None: ...
 
 
 class LudoBot(commands.Bot):
     # Set by bot.adapter.app.assemble: they need the client to speak.
-    scheduler: ReminderScheduler
+    reminders: Reminders
     deadlines: DeadlineKeeper
     outbox: Outbox
+    periodic: Periodic  # the one loop that runs the deadline, reminder and outbox passes
     on_click: Click  # what a restart-proof component's click does (bot.adapter.clicks)
     dynamic_item_count: int = 0
 
@@ -89,12 +92,11 @@ class LudoBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        self.scheduler.start()
         try:  # deadlines that passed while the bot was down, handled once, before polling
             await self.deadlines.run_due()
         except Exception:
             log.exception("start-up deadline pass failed")
-        self.deadlines.start()
+        self.periodic.start()
         for game_id in await self.service.games_awaiting_ai():
             self.schedule_ai(game_id)
         self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
@@ -103,8 +105,7 @@ class LudoBot(commands.Bot):
 
     async def close(self) -> None:
         self._closing = True  # no AI runner may start once the database is closing
-        await self.scheduler.stop()
-        await self.deadlines.stop()
+        await self.periodic.stop()
         for task in list(self._ai_tasks.values()):
             task.cancel()
         self.service.thinker.close()  # pending searches cancelled, the pool shut down

@@ -3,9 +3,10 @@
 A move writes its turn message into the ``outbox`` table in the move's own transaction
 (:func:`bot.core.service.turn_message`). One deliverer per process sends pending rows in order
 and marks each sent; at start every row still pending (the process died between the
-commit and the post) is sent. A post carries the row's nonce with ``enforce_nonce``, so
-Discord answers a second post of the same row (sent just before a crash, again after it)
-with the first message instead of a duplicate.
+commit and the post) is sent; a row a failure left pending is sent again by the periodic
+pass (:mod:`bot.adapter.periodic`), in order. A post carries the row's nonce with
+``enforce_nonce``, so Discord answers a second post of the same row (sent just before a
+crash, again after it) with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
 for both (:func:`bot.adapter.replies.public_locale`).
@@ -34,7 +35,6 @@ from engines.base import Event
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = 30.0  # after a transient failure (Discord down, network), try again
 MAX_ATTEMPTS = 20  # then give the message up (logged), so one row cannot block the rest
 
 
@@ -43,7 +43,6 @@ class Deliverer:
         self.bot = bot
         self._task: asyncio.Task[None] | None = None
         self._again = False
-        self._retry: asyncio.TimerHandle | None = None
         self._closed = False
 
     def kick(self) -> asyncio.Task[None] | None:
@@ -64,10 +63,13 @@ class Deliverer:
         if task is not None and self.bot.is_ready():
             await asyncio.shield(task)
 
+    async def retry(self) -> None:
+        """The periodic pass (:mod:`bot.adapter.periodic`): send what a failure left
+        pending, in order."""
+        self.kick()
+
     async def close(self) -> None:
         self._closed = True
-        if self._retry is not None:
-            self._retry.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -83,26 +85,15 @@ class Deliverer:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("outbox delivery failed; retry in %.0f s", RETRY_SECONDS)
-                self._retry_later()
+                log.exception("outbox delivery failed; the periodic pass retries it")
                 return
-
-    def _retry_later(self) -> None:
-        if self._retry is None or self._retry.cancelled() or self._closed:
-            loop = asyncio.get_running_loop()
-            self._retry = loop.call_later(RETRY_SECONDS, self._retry_fired)
-
-    def _retry_fired(self) -> None:
-        self._retry = None
-        self.kick()
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
         while rows := await repo.pending_outbox():
             for row in rows:
                 if not await self._deliver(row):
-                    self._retry_later()
-                    return
+                    return  # kept, in order, for the periodic pass
 
     async def _deliver(self, row: OutboxRow) -> bool:
         """Send one row; False when it should be tried again later (order is kept)."""
@@ -125,8 +116,8 @@ class Deliverer:
             await repo.outbox_done(row.id, now=now(), failure=type(err).__name__)
             return True
         except (TimeoutError, discord.HTTPException, OSError) as err:
-            log.warning("outbox %d (game %d v%d): post failed (%s); retry in %.0f s", row.id,
-                        row.game_id, row.version, err, RETRY_SECONDS)
+            log.warning("outbox %d (game %d v%d): post failed (%s); retried by the periodic "
+                        "pass", row.id, row.game_id, row.version, err)
             return False
         await repo.outbox_done(row.id, now=now(), message_id=message.id)
         log.info("outbox %d: game %d v%d posted as message %d", row.id, row.game_id,

@@ -1,5 +1,5 @@
 """Turn reminders on Discord: the ping (by DM when opted in, else in the channel) and the
-"mute for this turn" button's flow. The scheduler itself is Discord-free
+"mute for this turn" button's flow. The reminder pass itself is Discord-free
 (:mod:`bot.core.reminders`)."""
 
 from __future__ import annotations
@@ -40,6 +40,6 @@ async def notify(bot: LudoBot, game: GameInfo, seat: Seat, *, dm: bool) -> bool:
 
 async def mute(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    muted = await bot.scheduler.mute(game_id, interaction.user.id)
+    muted = await bot.reminders.mute(game_id, interaction.user.id)
     await reply(interaction, t("ui.muted" if muted else "ui.mute_not_awaited",
                                user_locale(interaction)))

@@ -5,7 +5,7 @@ Everything it needs is in the database, so a pass after a restart catches up on 
 fell due while the bot was down, and only once: a timeout is claimed in a transaction
 guarded by the game version and the expired clock (:meth:`Repository.claim_timeout`), and
 each move it plays goes through the service's versioned save. The bot runs one pass at
-start-up, then one every ``poll_seconds``.
+start-up, then the bot's one periodic loop runs one a minute (:mod:`bot.adapter.periodic`).
 
 Timeout policies (docs/ASYNC.md):
 
@@ -19,7 +19,6 @@ Timeout policies (docs/ASYNC.md):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -74,39 +73,12 @@ class PassReport:
 
 class DeadlineKeeper:
     def __init__(self, service: GameService, output: DeadlineOutput,
-                 clock: Callable[[], float] = time.time, poll_seconds: float = 60.0) -> None:
+                 clock: Callable[[], float] = time.time) -> None:
         self.service = service
         self.repo = service.repo
         self.output = output
         self.clock = clock
-        self.poll_seconds = poll_seconds
-        self._task: asyncio.Task[None] | None = None
         self._pass_lock = asyncio.Lock()
-
-    # ------------------------------------------------------------ polling
-    @property
-    def running(self) -> bool:
-        return self._task is not None and not self._task.done()
-
-    def start(self) -> None:
-        """Poll in the running event loop (idempotent)."""
-        if not self.running:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="deadlines")
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run_due()
-            except Exception:
-                log.exception("deadline pass failed")
-            await asyncio.sleep(self.poll_seconds)
 
     async def run_due(self, now: float | None = None) -> PassReport:
         """One pass over everything due at ``now``; passes never overlap."""

@@ -1,7 +1,8 @@
 """Reminders for awaited players, restored from the database after a restart.
 
 The service keeps one reminder row per awaited human seat (created when their turn begins,
-dropped when it ends). This scheduler polls for rows that are due, pings the player through
+dropped when it ends). A pass (:meth:`Reminders.run_due`, run by the bot's one periodic loop,
+:mod:`bot.adapter.periodic`) finds the rows that are due, pings the player through
 ``notify`` — by DM if they opted in, falling back to a channel mention when the DM fails —
 and schedules the next ping one interval later. ``mute`` silences a player until their next
 turn. All state is in the database, so nothing is lost or repeated across restarts.
@@ -9,8 +10,6 @@ turn. All state is in the database, so nothing is lost or repeated across restar
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -29,48 +28,13 @@ class Notify(Protocol):
         """Ping the player; return False if it could not be delivered."""
 
 
-class ReminderScheduler:
+class Reminders:
     def __init__(self, service: GameService, notify: Notify,
-                 clock: Callable[[], float] = time.time, poll_seconds: float = 60.0) -> None:
+                 clock: Callable[[], float] = time.time) -> None:
         self.service = service
         self.repo = service.repo
         self.notify = notify
         self.clock = clock
-        self.poll_seconds = poll_seconds
-        self._task: asyncio.Task[None] | None = None
-
-    @property
-    def running(self) -> bool:
-        return self._task is not None and not self._task.done()
-
-    def start(self) -> None:
-        """Start polling in the running event loop (idempotent)."""
-        if not self.running:
-            self._task = asyncio.get_running_loop().create_task(self._loop(),
-                                                                name="reminders")
-
-    def stop(self) -> Awaitable[None]:
-        """Stop polling. Works from sync code; ``await scheduler.stop()`` also waits for it."""
-        task, self._task = self._task, None
-        if task is None:
-            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            done.set_result(None)
-            return done
-        task.cancel()
-        return asyncio.ensure_future(self._join(task))
-
-    @staticmethod
-    async def _join(task: asyncio.Task[None]) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run_due(self.clock())
-            except Exception:
-                log.exception("reminder pass failed")
-            await asyncio.sleep(self.poll_seconds)
 
     async def run_due(self, now: float | None = None) -> int:
         """One pass: ping every due, unmuted, awaited player; return how many were pinged."""

@@ -55,12 +55,12 @@ class FakeClock:
 async def make_bot(fake: FakeDiscord, database: Path, clock: FakeClock, *,
                    poll: float | None = None) -> LudoBot:
     """The application on ``database`` reading ``clock``; ``poll``: seconds between two
-    deadline passes while it runs (default: the production minute, i.e. none in a test)."""
+    periodic passes while it runs (default: the production minute, i.e. none in a test)."""
     settings = Settings(discord_token=fake.token, database=database, ai_delay=0,
                         ai_level="random")  # the plumbing under test, not AI strength
     bot = await build_bot(settings, clock=clock)
     if poll is not None:
-        bot.deadlines.poll_seconds = poll
+        bot.periodic.change_interval(poll)
     return bot
 
 
