@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import string
 
-from bot import messages
-from bot.i18n import COUNT, LOCALES, Entry, catalogue, normalise, t, templates, translator
-from bot.service import GameService
+from bot.core import messages
+from bot.core.i18n import COUNT, LOCALES, Entry, catalogue, normalise, t, templates, translator
+from bot.core.service import GameService
 from engines.base import Event, Message
 
 

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import DEFERRED_UPDATE, FakeDiscord, InteractionRecord
 from tests.e2e.test_async_e2e import FakeClock, make_bot, open_game

@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.i18n import t
-from bot.service import ANNOUNCEMENT
-from bot.storage import SqliteRepository
+from bot.core.i18n import t
+from bot.core.service import ANNOUNCEMENT
+from bot.core.storage import SqliteRepository
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import HANG, FakeDiscord, InteractionRecord, StoredMessage
 from tests.e2e.test_async_e2e import HOUR, FakeClock, open_game, wait_public
