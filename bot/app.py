@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -28,6 +29,7 @@ from bot.presenter import Presenter
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
 from bot.settings import Settings
+from bot.shards import Shards
 from bot.storage.sqlite import SqliteRepository
 from bot.translator import CatalogueTranslator
 from bot.ui import DYNAMIC_ITEMS
@@ -41,7 +43,8 @@ CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby firs
 
 
 class LudoBot(commands.Bot):
-    def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
+    def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository,
+                 **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about the missing voice
         # libraries (PyNaCl, davey) would only alarm whoever reads the log.
         VoiceClient.warn_nacl = False
@@ -50,16 +53,20 @@ class LudoBot(commands.Bot):
         intents.guilds = True  # channels and threads; no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False))
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+                         **options)
         self.settings = settings
+        # The periodic work of the games in this process's shards' guilds is its own.
+        self.shards = Shards.of_process(settings.shard_count, settings.shard_ids)
         self.service = service
         self.repo = repo
         self.presenters: dict[str, Presenter] = {}
         self.user_locales: dict[int, str] = {}
         # One clock for the whole bot: the service's (tests inject a controllable one).
-        self.scheduler = ReminderScheduler(service, self.notify_reminder, clock=service.clock)
+        self.scheduler = ReminderScheduler(service, self.notify_reminder, clock=service.clock,
+                                           shards=self.shards)
         self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
-                                        clock=service.clock)
+                                        clock=service.clock, shards=self.shards)
         self.absence = Absence(service, clock=service.clock)
         self.outbox = Deliverer(self)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
@@ -89,7 +96,7 @@ class LudoBot(commands.Bot):
         except Exception:
             log.exception("start-up deadline pass failed")
         self.deadlines.start()
-        for game_id in await self.service.games_awaiting_ai():
+        for game_id in await self.service.games_awaiting_ai(self.shards):
             self.schedule_ai(game_id)
         self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
@@ -154,6 +161,17 @@ class LudoBot(commands.Bot):
         return sent is not None
 
 
+class ShardedLudoBot(LudoBot, commands.AutoShardedBot):
+    """The bot holding the shards ``LUDO_SHARD_IDS`` of ``LUDO_SHARD_COUNT``: Discord sends
+    it the events of those shards' guilds (and DMs with shard 0)."""
+
+    def __init__(self, settings: Settings, service: GameService,
+                 repo: SqliteRepository) -> None:
+        shards = Shards.of_process(settings.shard_count, settings.shard_ids)
+        super().__init__(settings, service, repo, shard_count=shards.count,
+                         shard_ids=sorted(shards.ids))
+
+
 async def build_bot(settings: Settings, *,
                     clock: Callable[[], float] = time.time) -> LudoBot:
     """Open storage and assemble the bot (the token is passed to ``start`` by the caller).
@@ -166,7 +184,9 @@ async def build_bot(settings: Settings, *,
                               default_reminder_hours=settings.reminder_hours,
                               default_ai_level=settings.ai_level,
                               render_turns=False)  # the outbox deliverer draws them
-        return LudoBot(settings, service, repo)
+        if settings.shard_count is None:
+            return LudoBot(settings, service, repo)
+        return ShardedLudoBot(settings, service, repo)
     except BaseException:
         await repo.close()  # an open connection would keep the process alive
         raise

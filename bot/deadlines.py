@@ -32,6 +32,7 @@ from bot.messages import jump_link
 from bot.models import ACTIVE, GameInfo, MoveResult, Seat
 from bot.quiet import quiet_until
 from bot.service import GameService
+from bot.shards import ALL, Shards
 from bot.storage.base import Reminder, VersionConflict
 from engines.base import Action, Engine, GameError, Message, offered
 
@@ -74,10 +75,12 @@ class PassReport:
 
 class DeadlineKeeper:
     def __init__(self, service: GameService, output: DeadlineOutput,
-                 clock: Callable[[], float] = time.time, poll_seconds: float = 60.0) -> None:
+                 clock: Callable[[], float] = time.time, poll_seconds: float = 60.0,
+                 shards: Shards = ALL) -> None:
         self.service = service
         self.repo = service.repo
         self.output = output
+        self.shards = shards  # the pass handles only the games of this process's guilds
         self.clock = clock
         self.poll_seconds = poll_seconds
         self._task: asyncio.Task[None] | None = None
@@ -120,8 +123,18 @@ class DeadlineKeeper:
             log.info("deadline pass: %s", report)
         return report
 
+    async def _mine(self, game_id: int) -> bool:
+        """Whether the game's guild is on one of this process's shards (a vanished game is
+        everyone's: its rows are only dropped)."""
+        if self.shards.everything:
+            return True
+        game = await self.repo.get_game(game_id)
+        return game is None or self.shards.owns(game.guild_id)
+
     # ------------------------------------------------------------ vacations
     async def _resume_vacations(self, now: float, report: PassReport) -> None:
+        if not self.shards.home:  # a vacation is a user's, not a guild's: the home shard's
+            return
         for vacation in await self.repo.vacations_to_resume(now):
             await resume_user(self.service, vacation.user_id, vacation.end_at, now)
             await self.repo.mark_vacation_resumed(vacation.id)
@@ -130,6 +143,8 @@ class DeadlineKeeper:
     # ------------------------------------------------------------ warnings
     async def _warn(self, now: float, report: PassReport) -> None:
         for row in await self.repo.due_warnings(now):
+            if not await self._mine(row.game_id):
+                continue
             game = await self._seat_game(row)
             if game is None:
                 continue
@@ -160,6 +175,8 @@ class DeadlineKeeper:
     # ------------------------------------------------------------ expiry
     async def _expire(self, now: float, report: PassReport) -> None:
         for row in await self.repo.due_deadlines(now):
+            if not await self._mine(row.game_id):
+                continue
             try:
                 await self._timeout(row, now, report)
             except Exception:
@@ -241,6 +258,8 @@ class DeadlineKeeper:
     # ------------------------------------------------------------ "you're next"
     async def _before(self, now: float, report: PassReport) -> None:
         for row in await self.repo.pending_before():
+            if not await self._mine(row.game_id):
+                continue
             await self.repo.mark_before_sent(row.game_id, row.seat, row.turn_version)
             game = await self._seat_game(row)
             if game is None:
@@ -269,6 +288,8 @@ class DeadlineKeeper:
     async def _deliver(self, now: float, report: PassReport) -> None:
         """Held-back notices whose quiet hours ended; dropped when the turn moved on."""
         for notice in await self.repo.due_notices(now):
+            if not await self._mine(notice.game_id):
+                continue
             await self.repo.delete_notice(notice.id)
             game = await self.repo.get_game(notice.game_id)
             if game is None or game.status != ACTIVE:

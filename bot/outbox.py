@@ -2,7 +2,8 @@
 
 A move writes its turn message into the ``outbox`` table in the move's own transaction
 (:func:`bot.service.turn_message`). One deliverer per process sends pending rows in order
-and marks each sent; at start every row still pending (the process died between the
+and marks each sent — with several processes, only the rows of games in its own shards'
+guilds (:mod:`bot.shards`); at start every row still pending (the process died between the
 commit and the post) is sent. A post carries the row's nonce with ``enforce_nonce``, so
 Discord answers a second post of the same row (sent just before a crash, again after it)
 with the first message instead of a duplicate.
@@ -99,7 +100,7 @@ class Deliverer:
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
-        while rows := await repo.pending_outbox():
+        while rows := await repo.pending_outbox(shards=self.bot.shards):
             for row in rows:
                 if not await self._deliver(row):
                     self._retry_later()

@@ -20,6 +20,7 @@ from bot import errors
 from bot.models import ACTIVE, GameInfo, Seat
 from bot.quiet import quiet_until
 from bot.service import GameService
+from bot.shards import ALL, Shards
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +32,10 @@ class Notify(Protocol):
 
 class ReminderScheduler:
     def __init__(self, service: GameService, notify: Notify,
-                 clock: Callable[[], float] = time.time, poll_seconds: float = 60.0) -> None:
+                 clock: Callable[[], float] = time.time, poll_seconds: float = 60.0,
+                 shards: Shards = ALL) -> None:
         self.service = service
+        self.shards = shards  # only the games of this process's guilds are reminded here
         self.repo = service.repo
         self.notify = notify
         self.clock = clock
@@ -79,6 +82,8 @@ class ReminderScheduler:
         for reminder in await self.repo.due_reminders(now):
             game = await self.repo.get_game(reminder.game_id)
             if game is None or game.status != ACTIVE or reminder.seat >= len(game.seats):
+                continue
+            if not self.shards.owns(game.guild_id):  # another process's guild
                 continue
             seat = game.seats[reminder.seat]
             if seat.user_id != reminder.user_id:
