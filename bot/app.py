@@ -57,16 +57,16 @@ class LudoBot(commands.Bot):
                          **options)
         self.settings = settings
         # The periodic work of the games in this process's shards' guilds is its own.
-        self.shards = Shards.of_process(settings.shard_count, settings.shard_ids)
+        self.served = Shards.of_process(settings.shard_count, settings.shard_ids)
         self.service = service
         self.repo = repo
         self.presenters: dict[str, Presenter] = {}
         self.user_locales: dict[int, str] = {}
         # One clock for the whole bot: the service's (tests inject a controllable one).
         self.scheduler = ReminderScheduler(service, self.notify_reminder, clock=service.clock,
-                                           shards=self.shards)
+                                           shards=self.served)
         self.deadlines = DeadlineKeeper(service, DiscordDeadlineOutput(self),
-                                        clock=service.clock, shards=self.shards)
+                                        clock=service.clock, shards=self.served)
         self.absence = Absence(service, clock=service.clock)
         self.outbox = Deliverer(self)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
@@ -96,7 +96,7 @@ class LudoBot(commands.Bot):
         except Exception:
             log.exception("start-up deadline pass failed")
         self.deadlines.start()
-        for game_id in await self.service.games_awaiting_ai(self.shards):
+        for game_id in await self.service.games_awaiting_ai(self.served):
             self.schedule_ai(game_id)
         self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),

@@ -100,7 +100,7 @@ class Deliverer:
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
-        while rows := await repo.pending_outbox(shards=self.bot.shards):
+        while rows := await repo.pending_outbox(shards=self.bot.served):
             for row in rows:
                 if not await self._deliver(row):
                     self._retry_later()

@@ -141,6 +141,7 @@ class Call:
     at: float
     status: int = 0
     response: Any = None
+    user_agent: str = ""  # tells apart several bot processes that set their own
 
 
 @dataclass
@@ -653,7 +654,7 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         body, files = await self._read_body(request)
         call = Call(len(self.calls), request.method, path, dict(request.query), body, files,
-                    time.monotonic())
+                    time.monotonic(), user_agent=request.headers.get("User-Agent", ""))
         self.calls.append(call)
         status, payload, headers = 0, None, {}
         try:
