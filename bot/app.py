@@ -99,6 +99,8 @@ class LudoBot(commands.Bot):
         for game_id in await self.service.games_awaiting_ai(self.served):
             self.schedule_ai(game_id)
         self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
+        if not self.served.everything:  # rows of this process's guilds written elsewhere
+            self.outbox.poll.start()
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
                  len(DYNAMIC_ITEMS))
 

@@ -21,6 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import tasks
 
 from bot import messages, play
 from bot.deadlines import stamp
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 30.0  # after a transient failure (Discord down, network), try again
 MAX_ATTEMPTS = 20  # then give the message up (logged), so one row cannot block the rest
+# With several processes, a move taken by another one (a click in a DM reaches shard 0's
+# process, whatever the game's guild) leaves a row here that no local kick announces.
+POLL_SECONDS = 5.0
 
 
 class Deliverer:
@@ -47,6 +51,10 @@ class Deliverer:
         self._again = False
         self._retry: asyncio.TimerHandle | None = None
         self._closed = False
+        self.poll = tasks.loop(seconds=POLL_SECONDS)(self._poll)
+
+    async def _poll(self) -> None:
+        self.kick()
 
     def kick(self) -> asyncio.Task[None] | None:
         """Deliver what is pending, in the background (one delivery task at a time)."""
@@ -68,6 +76,7 @@ class Deliverer:
 
     async def close(self) -> None:
         self._closed = True
+        self.poll.cancel()
         if self._retry is not None:
             self._retry.cancel()
         if self._task is not None:

@@ -193,6 +193,7 @@ async def test_two_shard_processes_one_killed_and_restarted(fake_discord: FakeDi
         await fake._wait_until(lambda: tables[1].reminders(), HANG)
         assert await version_of(database, channels[1]) >= tables[1].seen
         await tables[1].move()
+        await play_from_dm(fake, database, processes, tables[1])
 
         # Killed again mid-move: the click is acknowledged, its answer may never come.
         record = await tables[1].click()
@@ -208,6 +209,35 @@ async def test_two_shard_processes_one_killed_and_restarted(fake_discord: FakeDi
     finally:
         for process in processes:
             await process.stop()
+
+
+async def play_from_dm(fake: FakeDiscord, database: Path, processes: list[Process],
+                       table: ShardTable) -> None:
+    """Alice takes her reminders by DM; the DM's panel button reaches shard 0's process
+    (Discord sends DMs to shard 0), which takes her move in shard 1's game; the turn message
+    is then posted by shard 1's process, which polls its guilds' outbox."""
+    await fake.interact(fake.slash("game settings", {"dm": True}, channel=table.channel))
+    await table.panel()
+    assert await force_reminders(database, table.channel) == 1
+    await fake._wait_until(lambda: any(m.content.startswith(REMINDER)
+                                       for m in fake.dm_messages("alice")), HANG)
+    (reminder,) = [m for m in fake.dm_messages("alice") if m.content.startswith(REMINDER)]
+    dm_posts = fake.calls_to("POST", rf"^/channels/{reminder.channel_id}/messages$")
+    assert {c.user_agent.split()[-1] for c in dm_posts} == {processes[1].agent}
+    turns = len(table.turn_messages())
+    record = await fake.interact(fake.button(reminder.find(prefix="ludo:panel:")["custom_id"],
+                                             reminder), settle=False)
+    await record.wait_answer()
+    for _ in range(MAX_WAITS):  # clicks in the DM panel until a turn message is owed
+        panel = fake.interaction_messages(record)[-1]
+        if len(table.turn_messages()) > turns or not panel.interactive():
+            break
+        record = await fake.interact(table.chooser.decision(panel, table.rng), settle=False)
+        await record.wait_answer()
+        await fake.settled(record)
+    # Only shard 0's process had the DM clicks (the fake routes a DM there); the new turn
+    # message is shard 1's to post (checked with the others in check_delivered).
+    await fake._wait_until(lambda: len(table.turn_messages()) > turns, HANG)
 
 
 async def check_delivered(fake: FakeDiscord, database: Path, processes: list[Process],
