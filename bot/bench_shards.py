@@ -39,6 +39,7 @@ SEATS = 2
 GAMES_PER_PROCESS = 8
 STORED = (1_000, 10_000, 100_000)
 TEMPLATE_MOVES = 30  # the log length of each stored copy
+FIGURES = "## Figures (make bench-shards)"  # the section of docs/DEPLOY.md it rewrites
 
 
 def guild_on(shard: int, count: int, n: int) -> int:
@@ -175,7 +176,7 @@ def machine() -> str:
 def section(runs: Sequence[dict[str, float]], costs: Sequence[dict[str, float]], where: str,
             setting: str) -> str:
     lines = [
-        "## Figures (make bench-shards)", "",
+        FIGURES, "",
         f"Measured on {setting}; database: {where}. Moves are random AI moves of "
         f"{registry.get(GAME).spec.key} through the service (load, check, apply, durable save "
         "with the turn message's outbox row; no image, as in the bot, where the deliverer "
@@ -212,8 +213,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         for count in stored:
             target = str(Path(tmp) / f"stored{count}.sqlite3")
             costs.append(asyncio.run(cost_with_stored(target, count, moves // 2)))
-    print(section(runs, costs, "SQLite (one file, WAL)", setting))
+    text = section(runs, costs, "SQLite (one file, WAL)", setting)
+    print(text)
+    if not args.tiny:
+        write_section(text)
     return 0
+
+
+def write_section(text: str) -> None:
+    """Replace the figures section (the end) of docs/DEPLOY.md with ``text``."""
+    doc = Path(__file__).resolve().parent.parent / "docs" / "DEPLOY.md"
+    kept = doc.read_text(encoding="utf-8").split(FIGURES)[0]
+    doc.write_text(kept + text, encoding="utf-8")
 
 
 async def open_and_close(target: str) -> None:
