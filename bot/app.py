@@ -133,6 +133,9 @@ class LudoBot(commands.Bot):
 
     async def _run_ai(self, game_id: int) -> None:
         try:
+            if not self.served.everything \
+                    and not self.served.owns((await self.service.get(game_id)).guild_id):
+                return  # its server's process plays it once it delivers the turn message
             await play.run_ai(self, game_id)
             while game_id in self._ai_again and not self._closing:
                 self._ai_again.discard(game_id)

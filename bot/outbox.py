@@ -142,6 +142,8 @@ class Deliverer:
         await repo.outbox_done(row.id, now=now(), message_id=message.id)
         log.info("outbox %d: game %d v%d posted as message %d", row.id, row.game_id,
                  row.version, message.id)
+        if not self.bot.served.everything:  # the move may have been taken by another
+            self.bot.schedule_ai(row.game_id)  # process, which leaves AI turns to this one
         return True
 
     async def _send(self, row: OutboxRow) -> discord.Message:
