@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 from discord.voice_client import VoiceClient
 
 from bot import error_handler, messages, play
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 # The bot's own extensions; each registered game's cog is loaded after them from the
 # registry (engines/registry.py), and its PRESENTER read from the loaded module.
 CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby first
+LOCALES_SECONDS = 60.0  # how stale another process's view of a chosen language may be
 
 
 class LudoBot(commands.Bot):
@@ -101,11 +102,13 @@ class LudoBot(commands.Bot):
         self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
         if not self.served.everything:  # rows of this process's guilds written elsewhere
             self.outbox.poll.start()
+            self.refresh_locales.start()  # languages chosen through another process
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
                  len(DYNAMIC_ITEMS))
 
     async def close(self) -> None:
         self._closing = True  # no AI runner may start once the database is closing
+        self.refresh_locales.cancel()
         await self.scheduler.stop()
         await self.deadlines.stop()
         for task in list(self._ai_tasks.values()):
@@ -115,6 +118,16 @@ class LudoBot(commands.Bot):
         await self.outbox.close()  # a row it was sending stays pending for the next start
         await super().close()
         await self.repo.close()
+
+    @tasks.loop(seconds=LOCALES_SECONDS)
+    async def refresh_locales(self) -> None:
+        """Re-read the players' chosen languages: with several processes, one may have been
+        chosen through another (a first pass at start is in ``setup_hook``)."""
+        self.user_locales = await self.service.user_locales()
+
+    @refresh_locales.before_loop
+    async def _locales_later(self) -> None:
+        await asyncio.sleep(LOCALES_SECONDS)
 
     # ------------------------------------------------------------ shared services
     def presenter(self, game_key: str) -> Presenter:
