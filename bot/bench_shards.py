@@ -30,8 +30,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines import registry
 
 GAME = "tuscany"  # two seats, quick random moves, a long log
@@ -44,7 +44,7 @@ FIGURES = "## Figures (make bench-shards)"  # the section of docs/DEPLOY.md it r
 
 
 def guild_on(shard: int, count: int, n: int) -> int:
-    """A guild id that Discord places on ``shard`` of ``count`` (bot.shards' rule)."""
+    """A guild id that Discord places on ``shard`` of ``count`` (bot.core.shards rule)."""
     return ((n * count + shard) << 22) | 1
 
 

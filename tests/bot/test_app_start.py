@@ -9,8 +9,8 @@ import pytest
 from discord.ext.commands import AutoShardedBot
 from discord.voice_client import VoiceClient
 
-from bot.app import build_bot
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.core.settings import Settings
 
 
 async def test_start_logs_no_voice_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -41,7 +41,7 @@ async def test_a_sharded_process_is_an_auto_sharded_bot_that_sees_other_processe
         assert bot.served.ids == {1, 3} and not bot.served.home
         await one.service.set_user_settings(7, locale="fr")  # chosen through another process
         assert 7 not in bot.user_locales
-        await bot.refresh_locales.coro(bot)
+        await bot.refresh_locales()
         assert bot.user_locales[7] == "fr"
     finally:
         await one.repo.close()

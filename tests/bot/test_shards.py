@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.shards import Shards
+from bot.core.shards import Shards
 
 
 def test_discords_rule_places_a_guild_by_its_timestamp_bits() -> None:

@@ -5,8 +5,8 @@ starts it again.
 ``python -m tests.e2e.shard_child API_BASE GATEWAY_URL TOKEN DATABASE SHARD_ID SHARD_COUNT``
 
 Its HTTP requests carry ``shard-child/<SHARD_ID>`` in their User-Agent, so the test can tell
-which process sent what. Reminders are polled every ``POLL_SECONDS`` (60 s in production) so
-the test needs no long wait.
+which process sent what. Its periodic passes (reminders, deadlines, the outbox) run every
+``POLL_SECONDS`` (5 s in production when sharded), so the test needs no long wait.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.app import build_bot
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.core.settings import Settings
 
 POLL_SECONDS = 0.2
 
@@ -31,7 +31,7 @@ async def run(token: str, database: str, shard_id: int, shard_count: int) -> Non
                                    shard_ids=(shard_id,)))
     bot._connection.guild_ready_timeout = 0.05
     bot.http.user_agent += f" shard-child/{shard_id}"
-    bot.scheduler.poll_seconds = POLL_SECONDS
+    bot.periodic.change_interval(POLL_SECONDS)
     async with bot:
         await bot.start(token)
 

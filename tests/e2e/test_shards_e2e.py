@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-from bot.i18n import t
-from bot.storage import SqliteRepository
+from bot.core.i18n import t
+from bot.core.storage import SqliteRepository
 from tests.e2e.fake_discord import HANG, FakeDiscord, InteractionRecord, StoredMessage
 from tests.e2e.test_tuscany_e2e import Table
 
