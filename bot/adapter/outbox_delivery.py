@@ -2,11 +2,12 @@
 
 A move writes its turn message into the ``outbox`` table in the move's own transaction
 (:func:`bot.core.service.turn_message`). One deliverer per process sends pending rows in order
-and marks each sent; at start every row still pending (the process died between the
-commit and the post) is sent; a row a failure left pending is sent again by the periodic
-pass (:mod:`bot.adapter.periodic`), in order. A post carries the row's nonce with
-``enforce_nonce``, so Discord answers a second post of the same row (sent just before a
-crash, again after it) with the first message instead of a duplicate.
+and marks each sent — with several processes, only the rows of games in its own shards'
+guilds (:mod:`bot.core.shards`); at start every row still pending (the process died between
+the commit and the post) is sent; a row a failure left pending, or written by another
+process, is sent by the periodic pass (:mod:`bot.adapter.periodic`), in order. A post
+carries the row's nonce with ``enforce_nonce``, so Discord answers a second post of the same
+row (sent just before a crash, again after it) with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
 for both (:func:`bot.adapter.replies.public_locale`). Besides turn messages, the outbox
@@ -94,7 +95,7 @@ class Deliverer:
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
-        while rows := await repo.pending_outbox():
+        while rows := await repo.pending_outbox(shards=self.bot.served):
             for row in rows:
                 if not await self._deliver(row):
                     return  # kept, in order, for the periodic pass
@@ -126,6 +127,8 @@ class Deliverer:
         await repo.outbox_done(row.id, now=now(), message_id=message.id)
         log.info("outbox %d: game %d v%d posted as message %d", row.id, row.game_id,
                  row.version, message.id)
+        if not self.bot.served.everything:  # the move may have been taken by another
+            self.bot.schedule_ai(row.game_id)  # process, which leaves AI turns to this one
         return True
 
     async def _direct(self, row: OutboxRow, game_id: int,

@@ -31,6 +31,7 @@ from bot.core.messages import jump_link
 from bot.core.models import ACTIVE, GameInfo, MoveResult, Seat
 from bot.core.quiet_hours import quiet_until
 from bot.core.service import GameService, announcement, notice
+from bot.core.shards import ALL, Shards
 from bot.core.storage.base import Outgoing, Reminder, VersionConflict
 from engines.base import Action, Engine, GameError, Message, offered
 
@@ -70,10 +71,11 @@ class PassReport:
 
 class DeadlineKeeper:
     def __init__(self, service: GameService, output: DeadlineOutput,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, shards: Shards = ALL) -> None:
         self.service = service
         self.repo = service.repo
         self.output = output
+        self.shards = shards  # the pass handles only the games of this process's guilds
         self.clock = clock
         self._pass_lock = asyncio.Lock()
 
@@ -89,8 +91,18 @@ class DeadlineKeeper:
             log.info("deadline pass: %s", report)
         return report
 
+    async def _mine(self, game_id: int) -> bool:
+        """Whether the game's guild is on one of this process's shards (a vanished game is
+        everyone's: its rows are only dropped)."""
+        if self.shards.everything:
+            return True
+        game = await self.repo.get_game(game_id)
+        return game is None or self.shards.owns(game.guild_id)
+
     # ------------------------------------------------------------ vacations
     async def _resume_vacations(self, now: float, report: PassReport) -> None:
+        if not self.shards.home:  # a vacation is a user's, not a guild's: the home shard's
+            return
         for vacation in await self.repo.vacations_to_resume(now):
             await resume_user(self.service, vacation.user_id, vacation.end_at, now)
             await self.repo.mark_vacation_resumed(vacation.id)
@@ -99,6 +111,8 @@ class DeadlineKeeper:
     # ------------------------------------------------------------ warnings
     async def _warn(self, now: float, report: PassReport) -> None:
         for row in await self.repo.due_warnings(now):
+            if not await self._mine(row.game_id):
+                continue
             game = await self._seat_game(row)
             if game is None:
                 continue
@@ -122,6 +136,8 @@ class DeadlineKeeper:
     # ------------------------------------------------------------ expiry
     async def _expire(self, now: float, report: PassReport) -> None:
         for row in await self.repo.due_deadlines(now):
+            if not await self._mine(row.game_id):
+                continue
             try:
                 await self._timeout(row, now, report)
             except Exception:
@@ -216,6 +232,8 @@ class DeadlineKeeper:
     async def _before(self, now: float, report: PassReport) -> None:
         sent = report.notices
         for row in await self.repo.pending_before():
+            if not await self._mine(row.game_id):
+                continue
             owed = await self._before_owed(row, now)
             # Marked with the message it owes (the outbox): handled once, sent once.
             await self.repo.mark_before_sent(row.game_id, row.seat, row.turn_version,
@@ -255,6 +273,8 @@ class DeadlineKeeper:
         """Held-back notices whose quiet hours ended; dropped when the turn moved on."""
         sent = report.notices
         for held in await self.repo.due_notices(now):
+            if not await self._mine(held.game_id):
+                continue
             game = await self.repo.get_game(held.game_id)
             current = game is not None and game.status == ACTIVE and any(
                 r.seat == held.seat and r.turn_version == held.turn_version

@@ -46,6 +46,7 @@ from bot.core.models import (
 )
 from bot.core.ratings import Ratings
 from bot.core.render import render_board
+from bot.core.shards import ALL, Shards
 from bot.core.storage.base import (
     AwaitedSeat,
     ChannelTaken,
@@ -813,11 +814,12 @@ class GameService:
     async def user_locales(self) -> dict[int, str]:
         return await self.repo.user_locales()
 
-    async def games_awaiting_ai(self) -> list[int]:
-        """Active games where an AI seat is awaited (to resume after a restart)."""
+    async def games_awaiting_ai(self, shards: Shards = ALL) -> list[int]:
+        """Active games where an AI seat is awaited (to resume after a restart), among the
+        games of the guilds on ``shards``."""
         out = []
         for info in await self.repo.games_with_status((ACTIVE,)):
-            if not any(s.is_ai for s in info.seats):
+            if not any(s.is_ai for s in info.seats) or not shards.owns(info.guild_id):
                 continue
             game, engine, state = await self._load(info.id)
             if any(s.is_ai for s in self._awaited(game, engine, state)):

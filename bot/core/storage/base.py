@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.models import DeadlinePolicy, GameInfo, GuildSettings, Reliability, Seat, UserSettings
+from bot.core.shards import Shards
 from engines.base import Event
 
 
@@ -296,8 +297,10 @@ class Repository(ABC):
 
     # --- outbox ------------------------------------------------------------------------
     @abstractmethod
-    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
-        """Messages not yet sent, oldest first."""
+    async def pending_outbox(self, *, limit: int = 50,
+                             shards: Shards | None = None) -> list[OutboxRow]:
+        """Messages not yet sent, oldest first; with ``shards``, only those of games whose
+        guild is on one of them (a process delivers its own guilds' messages)."""
 
     @abstractmethod
     async def outbox_attempt(self, row_id: int) -> None:

@@ -35,6 +35,7 @@ from bot.core.models import (
     Seat,
     UserSettings,
 )
+from bot.core.shards import Shards
 from bot.core.storage.base import (
     AwaitedSeat,
     ChannelTaken,
@@ -465,11 +466,17 @@ class SqliteRepository(Repository):
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(game_id, version, o.kind, _dumps(o.payload), o.nonce, created) for o in outbox])
 
-    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
+    async def pending_outbox(self, *, limit: int = 50,
+                             shards: Shards | None = None) -> list[OutboxRow]:
+        sql, params = "SELECT * FROM outbox WHERE sent_at IS NULL", [max(0, limit)]
+        if shards is not None and not shards.everything:  # Discord's rule; no guild: shard 0
+            sql = ("SELECT o.* FROM outbox o JOIN games g ON g.id = o.game_id "
+                   "WHERE o.sent_at IS NULL AND COALESCE(g.guild_id >> 22, 0) % ? IN ("
+                   + ", ".join("?" * len(shards.ids)) + ")")
+            params = [shards.count, *sorted(shards.ids), *params]
+
         async def q(conn: aiosqlite.Connection) -> list[OutboxRow]:
-            async with conn.execute(
-                    "SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
-                    (max(0, limit),)) as cur:
+            async with conn.execute(sql + " ORDER BY id LIMIT ?", params) as cur:
                 rows = await cur.fetchall()
             return [OutboxRow(id=r["id"], game_id=r["game_id"], version=r["version"],
                               kind=r["kind"], payload=json.loads(r["payload"]),
