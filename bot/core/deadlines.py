@@ -162,7 +162,7 @@ class DeadlineKeeper:
 
         def choose(engine: Engine[Any], state: Any,
                    current: GameInfo) -> Action | Awaitable[Action]:
-            if skip:
+            if policy.on_timeout == "skip":
                 action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
                 if isinstance(action, Action) and offered(engine, state, row.seat, action):
