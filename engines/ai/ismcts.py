@@ -133,8 +133,9 @@ class _Search:
                 break
             if self.budget.greedy and len(moves) > 1 and len(engine.active_players(state)) == 1:
                 # the easy level's policy: a hidden simultaneous pick stays random
-                state = max((step(engine, state, who, m) for m in moves),
-                            key=lambda after, w=who: share(engine, after, w))
+                afters = [step(engine, state, who, m) for m in moves]
+                values = [share(engine, after, who) for after in afters]
+                state = afters[values.index(max(values))]
             else:
                 state = step(engine, state, who, moves[self.rng.randrange(len(moves))])
         return state
