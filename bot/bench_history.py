@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.history import MAX_IMPORT_BYTES, History, effective, sign, state_at
-from bot.service import GameService
-from bot.storage import SqliteRepository
-from bot.undo import Undo, plan_undo
+from bot.core.history import MAX_IMPORT_BYTES, History, effective, sign, state_at
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
+from bot.core.undo import Undo
+from bot.core.undo_rules import plan_undo
 from engines import registry
 from engines.base import Action
 
@@ -133,7 +134,8 @@ async def measure(game: LongGame, repo: SqliteRepository, repeat: int) -> Length
         current, _engine, _state = await service._load(game_id)
         await service._only_others_moved(current, seat, current.version - 1)
 
-    async def frame() -> None:
+    async def frame() -> None:  # a frame nobody has asked for yet: rebuilt and drawn
+        service.images.clear()
         await History(service).frame(game_id, None, "en")
 
     async def frame_from_setup() -> None:
