@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test demo bench bench-ai soak lint goldens clean
+.PHONY: run test demo bench bench-ai bench-shards soak lint goldens clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,7 +29,10 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m bot.bench
 
 bench-ai: $(VENV)/.installed
-	$(BIN)/python -m bot.bench_ai
+	$(BIN)/python -m bot.bench_ai $(BENCH_AI_ARGS)
+
+bench-shards: $(VENV)/.installed
+	$(BIN)/python -m bot.bench_shards
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

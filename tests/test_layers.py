@@ -39,5 +39,6 @@ def test_layer_imports_point_inward(layer: str) -> None:
 
 def test_the_checker_sees_forbidden_imports(tmp_path: Path) -> None:
     sample = tmp_path / "x.py"
-    sample.write_text("import discord\nfrom PIL import Image\nfrom bot.app import LudoBot\n")
+    sample.write_text("import discord\nfrom PIL import Image\n"
+                      "from bot.adapter.app import LudoBot\n")
     assert _imports(sample) >= {"discord", "PIL", "bot"}

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines import registry
 from engines.base import Engine
 from tests.bot.race import RACE

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import errors
-from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core import errors
+from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines.base import TURN_END, GameOver, IllegalAction, InvalidAction, NotYourTurn
 from tests.bot.conftest import FakeClock, FakeRender, engine_for
 
@@ -77,7 +77,7 @@ async def test_create_validates_everything(service: GameService) -> None:
 async def test_options_typed_at_game_new_reach_the_engine(service: GameService) -> None:
     """``/game new options:"goal=6 fast=true"``: text parsed, typed by the Spec, judged by
     the engine's ``new_game`` (InvalidState, before any table exists)."""
-    from bot.commands import parse_options
+    from bot.adapter.game_commands import parse_options
     from engines.base import InvalidState
 
     def new(text: str, seats: int, channel: int) -> object:
@@ -165,10 +165,11 @@ async def test_cancel_before_and_after_start(service: GameService) -> None:
         await service.cancel(game_id, ANN)  # the creator too must ask the others now
     with pytest.raises(errors.NotSeated):
         await service.vote_cancel(game_id, CAT)
-    game, votes, cancelled = await service.vote_cancel(game_id, ANN)
-    assert votes == {ANN} and not cancelled and game.status == ACTIVE
-    game, votes, cancelled = await service.vote_cancel(game_id, BOB)  # AI seats do not vote
-    assert votes == {ANN, BOB} and cancelled and game.status == CANCELLED
+    first = await service.vote_cancel(game_id, ANN)
+    assert first.votes == {ANN} and not first.passed and first.game.status == ACTIVE
+    last = await service.vote_cancel(game_id, BOB)  # AI seats do not vote
+    assert last.votes == last.needed == {ANN, BOB} and last.passed
+    assert last.game.status == CANCELLED
     assert await service.in_channel(501) is None
 
     game_id = await _started(service, channel=502)
