@@ -37,44 +37,45 @@ def determinize(s: State, seat: int, rng: Rng) -> State:
     return out
 
 
-def _houses(s: State, conn: set[int]) -> list[int]:
-    """Each seat's house VP (``city.house_score`` for every seat, quarters valued once)."""
-    mods = {q: city.quarter_modifier(s, q, conn) for q in BOARD.quarters}
+def worths(s: State) -> list[float]:
+    """Every seat's VP now plus the VP its position is likely to bring (module docstring),
+    in one pass over the city (the ``easy`` level evaluates thousands of states a move)."""
+    n = s.num_players
+    conn = city.connected_quarters(s)
+    out = [float(p.vp) + sum(getattr(p, good) * rate for good, rate in GOODS.items())
+           for p in s.players]
+    for c, (owner, _) in s.chars.items():
+        out[owner] += rules.character_vp(s, c, conn)
     base = BOARD.qvalue["house_base"]
-    out = [0] * s.num_players
+    mods: dict[int, int] = {}
     for i, bld in enumerate(s.bld):
-        if bld == "house" and s.bown[i] >= 0:
-            out[s.bown[i]] += max(0, base + mods[BOARD.quarter_of[i]])
-    return out
-
-
-def worth(s: State, seat: int, conn: set[int], houses: list[int]) -> float:
-    """The seat's VP now plus the VP its position is likely to bring (module docstring)."""
-    p = s.players[seat]
-    value = float(p.vp) + houses[seat]
-    value += sum(getattr(p, good) * rate for good, rate in GOODS.items())
-    value += sum(rules.character_vp(s, c, conn) for c, (owner, _) in s.chars.items()
-                 if owner == seat)
+        owner = s.bown[i]
+        if bld == "house" and owner >= 0:
+            q = BOARD.quarter_of[i]
+            if q not in mods:
+                mods[q] = city.quarter_modifier(s, q, conn)
+            out[owner] += max(0, base + mods[q])
+        elif bld == "hut" and owner >= 0:
+            out[owner] += HUT
     for name, spaces in s.ladders.items():
-        if name in s.closed:
-            continue
-        vps = BOARD.ladders[name].vps(s.num_players)
-        value += LADDER_SHARE * sum(vps[k] for k, x in enumerate(spaces)
-                                    if x == seat and k < len(vps))
-    value += PLACED["prod"] * sum(1 for k, x in enumerate(s.prod)
-                                  if x == seat and not s.prod_done[k])
-    value += (PLACED["agri"] * s.agri[seat] + PLACED["crafts"] * s.crafts[seat]
-              + PLACED["quay"] * s.quay[seat] + PLACED["bid"] * s.bids[seat])
-    for cell, bld in enumerate(s.bld):
-        if bld == "hut" and s.bown[cell] == seat:
-            value += HUT
+        if name not in s.closed:
+            vps = BOARD.ladders[name].vps(n)
+            for k, x in enumerate(spaces):
+                if x >= 0 and k < len(vps):
+                    out[x] += LADDER_SHARE * vps[k]
+    for k, x in enumerate(s.prod):
+        if x >= 0 and not s.prod_done[k]:
+            out[x] += PLACED["prod"]
+    for x in range(n):
+        out[x] += (PLACED["agri"] * s.agri[x] + PLACED["crafts"] * s.crafts[x]
+                   + PLACED["quay"] * s.quay[x] + PLACED["bid"] * s.bids[x])
     for workers in s.cw:
-        for x, n, role in workers:
-            if x == seat and role == ROLE_ACT:
-                value += PLACED["act"] * n
-            elif x == seat and role == ROLE_UPGRADE:
-                value += PLACED["upgrade"] * n
-    return float(value)
+        for x, count, role in workers:
+            if role == ROLE_ACT:
+                out[x] += PLACED["act"] * count
+            elif role == ROLE_UPGRADE:
+                out[x] += PLACED["upgrade"] * count
+    return out
 
 
 def evaluate(s: State, seat: int, ranking: list[list[int]] | None = None) -> float:
@@ -83,9 +84,7 @@ def evaluate(s: State, seat: int, ranking: list[list[int]] | None = None) -> flo
     if ranking is not None:
         first = ranking[0]
         return 1.0 / len(first) if seat in first else 0.0
-    conn = city.connected_quarters(s)
-    houses = _houses(s, conn)
-    mine = worth(s, seat, conn, houses)
-    best = max((worth(s, x, conn, houses) for x in range(s.num_players) if x != seat),
-               default=mine)
+    every = worths(s)
+    mine = every[seat]
+    best = max((v for x, v in enumerate(every) if x != seat), default=mine)
     return max(0.0, min(1.0, 0.5 + (mine - best) / (2 * (abs(mine - best) + 20))))
