@@ -522,7 +522,10 @@ class Repository(ABC):
 
     @abstractmethod
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
-                          warn_at: float | None) -> None: ...
+                          warn_at: float | None, *, outbox: Sequence[Outgoing] = (),
+                          now: float | None = None) -> None:
+        """Move (None: clear) the warning time, with the messages that owes (``outbox``,
+        queued at ``now``) in the same transaction."""
 
     @abstractmethod
     async def due_deadlines(self, now: float) -> list[Reminder]:
@@ -530,10 +533,14 @@ class Repository(ABC):
 
     @abstractmethod
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
-                            expected_version: int, now: float) -> int | None:
+                            expected_version: int, now: float,
+                            owed: Callable[[int], Sequence[Outgoing]] | None = None
+                            ) -> int | None:
         """Record a missed deadline once per seat turn, in one transaction guarded by the
         game version and the expired clock; return the consecutive misses so far, or None
-        if the guard failed (the player moved, the game changed, the clock was stopped)."""
+        if the guard failed (the player moved, the game changed, the clock was stopped).
+        ``owed(misses)``: the messages the miss owes, stored in the same transaction, only
+        when the miss is counted (a retry after a crash finds them already queued)."""
 
     @abstractmethod
     async def reset_misses(self, game_id: int, seat: int) -> None:
@@ -541,9 +548,10 @@ class Repository(ABC):
 
     @abstractmethod
     async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
-                           now: float) -> GameInfo:
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo:
         """Hand a missing player's seat to the AI (``seat`` is the AI seat) and mark it
-        abandoned; :class:`VersionConflict` if ``user_id`` no longer holds it."""
+        abandoned, with the messages that owes (``outbox``) in the same transaction;
+        :class:`VersionConflict` if ``user_id`` no longer holds it."""
 
     @abstractmethod
     async def abandoned_seats(self, game_id: int) -> dict[int, int]:
@@ -560,7 +568,10 @@ class Repository(ABC):
         """Rows of active games whose notify-before has not been handled yet."""
 
     @abstractmethod
-    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None: ...
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
+                               outbox: Sequence[Outgoing] = (),
+                               now: float | None = None) -> None:
+        """The "you're next" of this turn is handled, with the message it owes if any."""
 
     @abstractmethod
     async def add_notice(self, game_id: int, seat: int, turn_version: int, user_id: int,
@@ -570,7 +581,9 @@ class Repository(ABC):
     async def due_notices(self, now: float) -> list[Notice]: ...
 
     @abstractmethod
-    async def delete_notice(self, notice_id: int) -> None: ...
+    async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
+                            now: float | None = None) -> None:
+        """A held-back notice is done, with the message it owes if any (same transaction)."""
 
     @abstractmethod
     async def add_vacation(self, user_id: int, start_at: float, end_at: float) -> Vacation: ...

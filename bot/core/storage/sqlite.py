@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.core.i18n import stored_event
 from bot.core.models import (
     ACTIVE,
     CANCELLED,
@@ -83,7 +84,9 @@ def _dumps(value: Any) -> str:
 
 
 def _events(raw: str) -> tuple[Event, ...]:
-    return tuple(Event.from_dict(e) for e in json.loads(raw))
+    """Logged events; those written before nested Messages get their "@key" texts back as
+    Messages (:func:`bot.i18n.stored_event`)."""
+    return tuple(stored_event(Event.from_dict(e)) for e in json.loads(raw))
 
 
 def _is_busy(err: sqlite3.OperationalError) -> bool:
@@ -456,11 +459,12 @@ class SqliteRepository(Repository):
     # --- outbox ------------------------------------------------------------------------
     @staticmethod
     async def _queue(conn: aiosqlite.Connection, game_id: int, version: int,
-                     outbox: Sequence[Outgoing], now: float) -> None:
+                     outbox: Sequence[Outgoing], now: float | None) -> None:
+        created = time.time() if now is None else now
         await conn.executemany(
             "INSERT INTO outbox (game_id, version, kind, payload, nonce, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, version, o.kind, _dumps(o.payload), o.nonce, now) for o in outbox])
+            [(game_id, version, o.kind, _dumps(o.payload), o.nonce, created) for o in outbox])
 
     async def pending_outbox(self, *, limit: int = 50,
                              shards: Shards | None = None) -> list[OutboxRow]:
@@ -1069,11 +1073,13 @@ class SqliteRepository(Repository):
             "AND g.status = ? ORDER BY r.warn_at, r.game_id, r.seat", (now, ACTIVE))
 
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
-                          warn_at: float | None) -> None:
+                          warn_at: float | None, *, outbox: Sequence[Outgoing] = (),
+                          now: float | None = None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.execute(
                 "UPDATE reminders SET warn_at = ? WHERE game_id = ? AND seat = ? "
                 "AND turn_version = ?", (warn_at, game_id, seat, turn_version))
+            await self._queue(conn, game_id, turn_version, outbox, now)
 
         await self._write(tx)
 
@@ -1084,7 +1090,9 @@ class SqliteRepository(Repository):
             "ORDER BY r.deadline_at, r.game_id, r.seat", (now, ACTIVE))
 
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
-                            expected_version: int, now: float) -> int | None:
+                            expected_version: int, now: float,
+                            owed: Callable[[int], Sequence[Outgoing]] | None = None
+                            ) -> int | None:
         async def tx(conn: aiosqlite.Connection) -> int | None:
             guard = await self._scalar(
                 conn, "SELECT 1 FROM games g JOIN reminders r ON r.game_id = g.id "
@@ -1097,15 +1105,19 @@ class SqliteRepository(Repository):
                 "INSERT OR IGNORE INTO absence_events (game_id, seat, user_id, kind, "
                 "turn_version, created_at) VALUES (?, ?, ?, 'timeout', ?, ?)",
                 (game_id, seat, user_id, turn_version, now))
-            if cur.rowcount == 1:  # a retry after a crash finds it already counted
+            counted = cur.rowcount == 1  # a retry after a crash finds it already counted
+            if counted:
                 await conn.execute(
                     "INSERT INTO seat_absence (game_id, seat, user_id, misses) "
                     "VALUES (?, ?, ?, 1) ON CONFLICT (game_id, seat) DO UPDATE SET "
                     "misses = CASE WHEN user_id = excluded.user_id THEN misses + 1 ELSE 1 END, "
                     "user_id = excluded.user_id", (game_id, seat, user_id))
-            return int(await self._scalar(
+            misses = int(await self._scalar(
                 conn, "SELECT misses FROM seat_absence WHERE game_id = ? AND seat = ?",
                 (game_id, seat)))
+            if counted and owed is not None:
+                await self._queue(conn, game_id, expected_version, owed(misses), now)
+            return misses
 
         return await self._write(tx)
 
@@ -1118,7 +1130,7 @@ class SqliteRepository(Repository):
         await self._write(tx)
 
     async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
-                           now: float) -> GameInfo:
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo:
         async def tx(conn: aiosqlite.Connection) -> GameInfo:
             cur = await conn.execute(
                 "UPDATE seats SET user_id = NULL, name = ?, ai_level = ? WHERE game_id = ? "
@@ -1142,7 +1154,9 @@ class SqliteRepository(Repository):
                 "turn_version, created_at) VALUES (?, ?, ?, 'abandon', ?, ?)",
                 (game_id, seat.seat, user_id, turn_version, now))
             await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return await self._game(conn, game_id)
+            game = await self._game(conn, game_id)
+            await self._queue(conn, game_id, game.version, outbox, now)
+            return game
 
         return await self._write(tx)
 
@@ -1189,11 +1203,14 @@ class SqliteRepository(Repository):
             "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
             "WHERE r.before_sent = 0 AND g.status = ? ORDER BY r.game_id, r.seat", (ACTIVE,))
 
-    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None:
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
+                               outbox: Sequence[Outgoing] = (),
+                               now: float | None = None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.execute(
                 "UPDATE reminders SET before_sent = 1 WHERE game_id = ? AND seat = ? "
                 "AND turn_version = ?", (game_id, seat, turn_version))
+            await self._queue(conn, game_id, turn_version, outbox, now)
 
         await self._write(tx)
 
@@ -1216,9 +1233,16 @@ class SqliteRepository(Repository):
 
         return await self._read(q)
 
-    async def delete_notice(self, notice_id: int) -> None:
+    async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
+                            now: float | None = None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
+            async with conn.execute("SELECT game_id, turn_version FROM notices WHERE id = ?",
+                                    (notice_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:  # handled already
+                return
             await conn.execute("DELETE FROM notices WHERE id = ?", (notice_id,))
+            await self._queue(conn, row[0], row[1], outbox, now)
 
         await self._write(tx)
 
