@@ -469,11 +469,11 @@ class SqliteRepository(Repository):
     async def pending_outbox(self, *, limit: int = 50,
                              shards: Shards | None = None) -> list[OutboxRow]:
         sql, params = "SELECT * FROM outbox WHERE sent_at IS NULL", [max(0, limit)]
-        if shards is not None and not shards.everything:  # Discord's rule; no guild: shard 0
+        if shards is not None and not shards.everything:  # the games of these shards' guilds
+            owned, values = shards.where("g.guild_id")
             sql = ("SELECT o.* FROM outbox o JOIN games g ON g.id = o.game_id "
-                   "WHERE o.sent_at IS NULL AND COALESCE(g.guild_id >> 22, 0) % ? IN ("
-                   + ", ".join("?" * len(shards.ids)) + ")")
-            params = [shards.count, *sorted(shards.ids), *params]
+                   f"WHERE o.sent_at IS NULL AND {owned}")
+            params = [*values, *params]
 
         async def q(conn: aiosqlite.Connection) -> list[OutboxRow]:
             async with conn.execute(sql + " ORDER BY id LIMIT ?", params) as cur:
