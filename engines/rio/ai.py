@@ -26,6 +26,7 @@ GOODS = {"silver": 1 / 3, "wood": 0.5, "stone": 0.5, "precious": 1.0}
 PLACED = {"prod": 1.0, "agri": 0.8, "crafts": 0.8, "quay": 0.6, "bid": 0.3,
           "act": 0.8, "upgrade": 1.5}
 HUT = 0.5
+MENU = 0.05
 
 
 def determinize(s: State, seat: int, rng: Rng) -> State:
@@ -78,13 +79,21 @@ def worths(s: State) -> list[float]:
     return out
 
 
-def evaluate(s: State, seat: int, ranking: list[list[int]] | None = None) -> float:
+def evaluate(s: State, seat: int, ranking: list[list[int]] | None = None,
+             awaited: bool = False) -> float:
     """``seat``'s standing in [0, 1]: once over, 1 for a sole winner, a share for a tie,
-    0 otherwise (``ranking`` from the result); else its worth against the best rival's."""
+    0 otherwise (``ranking`` from the result); else its worth against the best rival's.
+    ``awaited``: the menu cursors are the seat's own (else they are not its to see)."""
     if ranking is not None:
         first = ranking[0]
         return 1.0 / len(first) if seat in first else 0.0
     every = worths(s)
-    mine = every[seat]
+    # An open menu is worth a little less than the same position with it closed: moves
+    # that change nothing (the trade menu, trust toggles, a cursor step and back) then
+    # never tie with ending the turn, so the greedy level cannot wander in menus forever.
+    c = s.combat
+    menus = bool(s.players[seat].trade_sub) + (
+        bool(s.sub) + bool(c is not None and c.sub) if awaited else 0)
+    mine = every[seat] - MENU * menus
     best = max((v for x, v in enumerate(every) if x != seat), default=mine)
     return max(0.0, min(1.0, 0.5 + (mine - best) / (2 * (abs(mine - best) + 20))))
