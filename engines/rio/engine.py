@@ -226,7 +226,7 @@ class RioEngine:
     def evaluate(self, s: State, seat: int) -> float:
         result = self.result(s)
         return ai.evaluate(s, seat, None if result is None else
-                           [list(place) for place in result.ranking], seat in active(s))
+                           [list(place) for place in result.ranking])
 
     def is_over(self, s: State) -> bool:
         return s.phase == "over"
