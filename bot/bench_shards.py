@@ -34,8 +34,8 @@ from bot.core.service import GameService
 from bot.core.storage import SqliteRepository
 from engines import registry
 
-GAME = "tuscany"  # two seats, quick random moves, a long log
-SEATS = 2
+GAME = registry.entries()[0].key  # the first registered game (the bot names no game)
+SEATS = max(2, registry.get(GAME).spec.min_players)
 GAMES_PER_PROCESS = 8
 STORED = (1_000, 10_000, 100_000)
 REPEATS = 3  # throughput runs per process count; the median is shown, with the range
