@@ -14,8 +14,9 @@ from bot.core.storage.base import (
     RequestPending,
     SeatTaken,
     StorageError,
-    UndoRequest,
     VersionConflict,
+    Vote,
+    VoteStore,
 )
 from bot.core.storage.sqlite import SqliteRepository
 
@@ -26,5 +27,5 @@ async def open_repository(path: str | Path, **kwargs: object) -> Repository:
 
 
 __all__ = ["AwaitedSeat", "ChannelTaken", "LogRow", "RatingRow", "Reminder", "Repository",
-           "RequestPending", "SeatTaken", "SqliteRepository", "StorageError", "UndoRequest",
-           "VersionConflict", "open_repository"]
+           "RequestPending", "SeatTaken", "SqliteRepository", "StorageError", "VersionConflict",
+           "Vote", "VoteStore", "open_repository"]

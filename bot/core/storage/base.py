@@ -40,7 +40,7 @@ class SeatTaken(StorageError):
 
 
 class RequestPending(StorageError):
-    """The game already has an open undo request."""
+    """The game already has an open vote on this topic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,20 +129,22 @@ class Reminder:
 
 
 @dataclass(frozen=True, slots=True)
-class UndoRequest:
-    """An undo waiting for the other players' consent (see bot/core/undo.py)."""
+class Vote:
+    """A decision put to the players of a game (the rules: bot/core/votes.py): cancelling
+    it, pausing or resuming it, a new deadline policy, or taking back moves (``undo``)."""
 
     id: int
     game_id: int
-    user_id: int
-    seat: int
-    version: int  # the game version it was asked at; any later entry voids it
-    rewind_to: int
-    voters: tuple[int, ...]
+    topic: str  # cancel | pause | resume | deadline:… | undo
+    user_id: int  # who asked
     status: str  # open | accepted | refused | expired | void
     created_at: float
-    expires_at: float
-    votes: Mapping[int, bool]
+    votes: Mapping[int, bool]  # each ballot so far: user id -> yes
+    voters: tuple[int, ...] = ()  # whose yes is needed; () = every human seated now
+    expires_at: float | None = None
+    version: int | None = None  # undo: the game version asked at; any later entry voids it
+    seat: int | None = None  # undo: the seat whose moves are taken back
+    rewind_to: int | None = None  # undo: the last log entry kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +226,42 @@ class OutboxRow:
     attempts: int
 
 
-class Repository(ABC):
+class VoteStore(ABC):
+    """The votes aggregate: every vote of a game and its ballots (migration 007)."""
+
+    @abstractmethod
+    async def create_vote(self, game_id: int, topic: str, *, user_id: int, now: float,
+                          voters: Sequence[int] = (), expires_at: float | None = None,
+                          version: int | None = None, seat: int | None = None,
+                          rewind_to: int | None = None) -> Vote:
+        """Open a vote; :class:`RequestPending` if one is open on this topic."""
+
+    @abstractmethod
+    async def vote(self, vote_id: int) -> Vote | None: ...
+
+    @abstractmethod
+    async def open_vote(self, game_id: int, topic: str) -> Vote | None: ...
+
+    @abstractmethod
+    async def cast_ballot(self, vote_id: int, user_id: int, accept: bool, *,
+                          now: float) -> Vote:
+        """Record (or change) a ballot; :class:`VersionConflict` if the vote is closed."""
+
+    @abstractmethod
+    async def close_vote(self, vote_id: int, status: str, *, now: float) -> bool:
+        """Close an open vote with ``status``; False if it was no longer open."""
+
+    @abstractmethod
+    async def close_open_votes(self, game_id: int, status: str, *, now: float,
+                               keep: Sequence[str] = ()) -> int:
+        """Close every open vote of the game but those on ``keep`` topics; how many."""
+
+    @abstractmethod
+    async def withdraw_ballots(self, game_id: int, user_id: int) -> None:
+        """A player leaves the table: their ballots in its open votes no longer count."""
+
+
+class Repository(VoteStore):
     """Async storage of games, seats, the action log, settings and reminder state."""
 
     snapshot_every: int = SNAPSHOT_EVERY  # effective moves between two replay snapshots
@@ -372,27 +409,6 @@ class Repository(ABC):
         """Append an undo entry (version + 1) marking ``undone`` entries (effective moves)
         as taken back, with the rewound snapshot; every awaited seat begins a new turn."""
 
-    @abstractmethod
-    async def create_undo_request(self, game_id: int, *, user_id: int, seat: int,
-                                  version: int, rewind_to: int, voters: Sequence[int],
-                                  now: float, expires_at: float) -> UndoRequest:
-        """:class:`RequestPending` if the game has an open request."""
-
-    @abstractmethod
-    async def undo_request(self, request_id: int) -> UndoRequest | None: ...
-
-    @abstractmethod
-    async def open_undo_request(self, game_id: int) -> UndoRequest | None: ...
-
-    @abstractmethod
-    async def add_undo_vote(self, request_id: int, user_id: int, accept: bool, *,
-                            now: float) -> UndoRequest:
-        """Record (or change) a vote on an open request."""
-
-    @abstractmethod
-    async def close_undo_request(self, request_id: int, status: str, *, now: float) -> bool:
-        """Close an open request with ``status``; False if it was no longer open."""
-
     # --- archives -----------------------------------------------------------------------
     @abstractmethod
     async def import_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
@@ -445,17 +461,6 @@ class Repository(ABC):
 
     @abstractmethod
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]: ...
-
-    # --- cancel votes ------------------------------------------------------------------
-    @abstractmethod
-    async def add_cancel_vote(self, game_id: int, user_id: int, *, now: float) -> set[int]:
-        """Record a vote; return every voter so far."""
-
-    @abstractmethod
-    async def cancel_votes(self, game_id: int) -> set[int]: ...
-
-    @abstractmethod
-    async def remove_cancel_vote(self, game_id: int, user_id: int) -> None: ...
 
     # --- settings ----------------------------------------------------------------------
     @abstractmethod
@@ -604,14 +609,6 @@ class Repository(ABC):
 
     @abstractmethod
     async def mark_vacation_resumed(self, vacation_id: int) -> None: ...
-
-    @abstractmethod
-    async def add_table_vote(self, game_id: int, topic: str, user_id: int, *,
-                             now: float) -> set[int]:
-        """Record a vote; return every voter on this topic so far."""
-
-    @abstractmethod
-    async def clear_table_votes(self, game_id: int) -> None: ...
 
     @abstractmethod
     async def reliability(self, user_id: int) -> Reliability: ...

@@ -51,9 +51,9 @@ from bot.core.storage.base import (
     RequestPending,
     SeatClock,
     SeatTaken,
-    UndoRequest,
     Vacation,
     VersionConflict,
+    Vote,
     undone_by,
 )
 from engines.base import Event
@@ -469,11 +469,11 @@ class SqliteRepository(Repository):
     async def pending_outbox(self, *, limit: int = 50,
                              shards: Shards | None = None) -> list[OutboxRow]:
         sql, params = "SELECT * FROM outbox WHERE sent_at IS NULL", [max(0, limit)]
-        if shards is not None and not shards.everything:  # Discord's rule; no guild: shard 0
+        if shards is not None and not shards.everything:  # the games of these shards' guilds
+            owned, values = shards.where("g.guild_id")
             sql = ("SELECT o.* FROM outbox o JOIN games g ON g.id = o.game_id "
-                   "WHERE o.sent_at IS NULL AND COALESCE(g.guild_id >> 22, 0) % ? IN ("
-                   + ", ".join("?" * len(shards.ids)) + ")")
-            params = [shards.count, *sorted(shards.ids), *params]
+                   f"WHERE o.sent_at IS NULL AND {owned}")
+            params = [*values, *params]
 
         async def q(conn: aiosqlite.Connection) -> list[OutboxRow]:
             async with conn.execute(sql + " ORDER BY id LIMIT ?", params) as cur:
@@ -643,30 +643,6 @@ class SqliteRepository(Repository):
 
         return await self._write(tx)
 
-    # --- cancel votes ------------------------------------------------------------------
-    async def _voters(self, conn: aiosqlite.Connection, game_id: int) -> set[int]:
-        async with conn.execute("SELECT user_id FROM cancel_votes WHERE game_id = ?",
-                                (game_id,)) as cur:
-            return {r[0] for r in await cur.fetchall()}
-
-    async def add_cancel_vote(self, game_id: int, user_id: int, *, now: float) -> set[int]:
-        async def tx(conn: aiosqlite.Connection) -> set[int]:
-            await conn.execute("INSERT OR IGNORE INTO cancel_votes VALUES (?, ?, ?)",
-                               (game_id, user_id, now))
-            return await self._voters(conn, game_id)
-
-        return await self._write(tx)
-
-    async def cancel_votes(self, game_id: int) -> set[int]:
-        return await self._read(lambda c: self._voters(c, game_id))
-
-    async def remove_cancel_vote(self, game_id: int, user_id: int) -> None:
-        async def tx(conn: aiosqlite.Connection) -> None:
-            await conn.execute("DELETE FROM cancel_votes WHERE game_id = ? AND user_id = ?",
-                               (game_id, user_id))
-
-        await self._write(tx)
-
     # --- settings ----------------------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async def q(conn: aiosqlite.Connection) -> GuildSettings:
@@ -804,72 +780,94 @@ class SqliteRepository(Repository):
 
         return await self._write(tx)
 
+    # --- votes (the votes aggregate: VoteStore) ---------------------------------------
     @staticmethod
-    async def _undo_request(conn: aiosqlite.Connection, where: str,
-                            params: Sequence[Any]) -> UndoRequest | None:
-        async with conn.execute(f"SELECT * FROM undo_requests WHERE {where}", params) as cur:
+    async def _vote(conn: aiosqlite.Connection, where: str,
+                    params: Sequence[Any]) -> Vote | None:
+        async with conn.execute(f"SELECT * FROM votes WHERE {where}", params) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        async with conn.execute("SELECT user_id, accept FROM undo_votes WHERE request_id = ?",
+        async with conn.execute("SELECT user_id, accept FROM ballots WHERE vote_id = ?",
                                 (row["id"],)) as cur:
             votes = {r[0]: bool(r[1]) for r in await cur.fetchall()}
-        return UndoRequest(id=row["id"], game_id=row["game_id"], user_id=row["user_id"],
-                           seat=row["seat"], version=row["version"], rewind_to=row["rewind_to"],
-                           voters=tuple(json.loads(row["voters"])), status=row["status"],
-                           created_at=row["created_at"], expires_at=row["expires_at"],
-                           votes=votes)
+        return Vote(id=row["id"], game_id=row["game_id"], topic=row["topic"],
+                    user_id=row["user_id"], status=row["status"], created_at=row["created_at"],
+                    votes=votes, voters=tuple(json.loads(row["voters"])),
+                    expires_at=row["expires_at"], version=row["version"], seat=row["seat"],
+                    rewind_to=row["rewind_to"])
 
-    async def create_undo_request(self, game_id: int, *, user_id: int, seat: int,
-                                  version: int, rewind_to: int, voters: Sequence[int],
-                                  now: float, expires_at: float) -> UndoRequest:
-        async def tx(conn: aiosqlite.Connection) -> UndoRequest:
+    async def create_vote(self, game_id: int, topic: str, *, user_id: int, now: float,
+                          voters: Sequence[int] = (), expires_at: float | None = None,
+                          version: int | None = None, seat: int | None = None,
+                          rewind_to: int | None = None) -> Vote:
+        async def tx(conn: aiosqlite.Connection) -> Vote:
             try:
                 cur = await conn.execute(
-                    "INSERT INTO undo_requests (game_id, user_id, seat, version, rewind_to, "
-                    "voters, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, user_id, seat, version, rewind_to, _dumps(list(voters)), now,
-                     expires_at))
+                    "INSERT INTO votes (game_id, topic, user_id, voters, created_at, "
+                    "expires_at, version, seat, rewind_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, topic, user_id, _dumps(list(voters)), now, expires_at, version,
+                     seat, rewind_to))
             except sqlite3.IntegrityError as err:
-                raise RequestPending(f"game {game_id} has an open undo request") from err
-            found = await self._undo_request(conn, "id = ?", (cur.lastrowid,))
+                raise RequestPending(f"game {game_id} has an open {topic} vote") from err
+            found = await self._vote(conn, "id = ?", (cur.lastrowid,))
             assert found is not None
             return found
 
         return await self._write(tx)
 
-    async def undo_request(self, request_id: int) -> UndoRequest | None:
-        return await self._read(lambda c: self._undo_request(c, "id = ?", (request_id,)))
+    async def vote(self, vote_id: int) -> Vote | None:
+        return await self._read(lambda c: self._vote(c, "id = ?", (vote_id,)))
 
-    async def open_undo_request(self, game_id: int) -> UndoRequest | None:
-        return await self._read(lambda c: self._undo_request(
-            c, "game_id = ? AND status = 'open'", (game_id,)))
+    async def open_vote(self, game_id: int, topic: str) -> Vote | None:
+        return await self._read(lambda c: self._vote(
+            c, "game_id = ? AND topic = ? AND status = 'open'", (game_id, topic)))
 
-    async def add_undo_vote(self, request_id: int, user_id: int, accept: bool, *,
-                            now: float) -> UndoRequest:
-        async def tx(conn: aiosqlite.Connection) -> UndoRequest:
-            if not await self._scalar(conn, "SELECT 1 FROM undo_requests WHERE id = ? AND "
-                                      "status = 'open'", (request_id,)):
-                raise VersionConflict(f"undo request {request_id} is closed")
+    async def cast_ballot(self, vote_id: int, user_id: int, accept: bool, *,
+                          now: float) -> Vote:
+        async def tx(conn: aiosqlite.Connection) -> Vote:
+            if not await self._scalar(conn, "SELECT 1 FROM votes WHERE id = ? AND "
+                                      "status = 'open'", (vote_id,)):
+                raise VersionConflict(f"vote {vote_id} is closed")
             await conn.execute(
-                "INSERT INTO undo_votes (request_id, user_id, accept, created_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (request_id, user_id) DO UPDATE SET "
+                "INSERT INTO ballots (vote_id, user_id, accept, created_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (vote_id, user_id) DO UPDATE SET "
                 "accept = excluded.accept, created_at = excluded.created_at",
-                (request_id, user_id, int(accept), now))
-            found = await self._undo_request(conn, "id = ?", (request_id,))
+                (vote_id, user_id, int(accept), now))
+            found = await self._vote(conn, "id = ?", (vote_id,))
             assert found is not None
             return found
 
         return await self._write(tx)
 
-    async def close_undo_request(self, request_id: int, status: str, *, now: float) -> bool:
+    async def close_vote(self, vote_id: int, status: str, *, now: float) -> bool:
         async def tx(conn: aiosqlite.Connection) -> bool:
             cur = await conn.execute(
-                "UPDATE undo_requests SET status = ?, resolved_at = ? "
-                "WHERE id = ? AND status = 'open'", (status, now, request_id))
+                "UPDATE votes SET status = ?, resolved_at = ? WHERE id = ? AND status = 'open'",
+                (status, now, vote_id))
             return cur.rowcount == 1
 
         return await self._write(tx)
+
+    async def close_open_votes(self, game_id: int, status: str, *, now: float,
+                               keep: Sequence[str] = ()) -> int:
+        async def tx(conn: aiosqlite.Connection) -> int:
+            kept = ", ".join("?" * len(keep))
+            cur = await conn.execute(
+                "UPDATE votes SET status = ?, resolved_at = ? WHERE game_id = ? AND "
+                f"status = 'open' AND topic NOT IN ({kept})", (status, now, game_id, *keep))
+            return cur.rowcount
+
+        return await self._write(tx)
+
+    async def withdraw_ballots(self, game_id: int, user_id: int) -> None:
+        await self._write(lambda conn: self._withdraw(conn, game_id, user_id))
+
+    @staticmethod
+    async def _withdraw(conn: aiosqlite.Connection, game_id: int, user_id: int) -> None:
+        await conn.execute("DELETE FROM ballots WHERE user_id = ? AND vote_id IN (SELECT id "
+                           "FROM votes WHERE game_id = ? AND status = 'open')",
+                           (user_id, game_id))
 
     # --- archives -----------------------------------------------------------------------
     async def import_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
@@ -1140,10 +1138,7 @@ class SqliteRepository(Repository):
                 raise VersionConflict(f"seat {seat.seat} of game {game_id} changed hands")
             await conn.execute("DELETE FROM reminders WHERE game_id = ? AND seat = ?",
                                (game_id, seat.seat))
-            await conn.execute("DELETE FROM cancel_votes WHERE game_id = ? AND user_id = ?",
-                               (game_id, user_id))
-            await conn.execute("DELETE FROM table_votes WHERE game_id = ? AND user_id = ?",
-                               (game_id, user_id))
+            await self._withdraw(conn, game_id, user_id)
             await conn.execute(
                 "INSERT INTO seat_absence (game_id, seat, user_id, misses, abandoned_at) "
                 "VALUES (?, ?, ?, 0, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
@@ -1294,24 +1289,6 @@ class SqliteRepository(Repository):
     async def mark_vacation_resumed(self, vacation_id: int) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.execute("UPDATE vacations SET resumed = 1 WHERE id = ?", (vacation_id,))
-
-        await self._write(tx)
-
-    async def add_table_vote(self, game_id: int, topic: str, user_id: int, *,
-                             now: float) -> set[int]:
-        async def tx(conn: aiosqlite.Connection) -> set[int]:
-            await conn.execute("INSERT OR IGNORE INTO table_votes VALUES (?, ?, ?, ?)",
-                               (game_id, topic, user_id, now))
-            async with conn.execute(
-                    "SELECT user_id FROM table_votes WHERE game_id = ? AND topic = ?",
-                    (game_id, topic)) as cur:
-                return {r[0] for r in await cur.fetchall()}
-
-        return await self._write(tx)
-
-    async def clear_table_votes(self, game_id: int) -> None:
-        async def tx(conn: aiosqlite.Connection) -> None:
-            await conn.execute("DELETE FROM table_votes WHERE game_id = ?", (game_id,))
 
         await self._write(tx)
 
