@@ -11,6 +11,7 @@ from bot import errors
 from bot.history import History, state_at
 from bot.service import MAX_PANEL_AGE, GameService
 from bot.storage import SqliteRepository
+from bot.storage.db import Conn
 from bot.storage.sqlite import _statements, migrations
 from bot.undo import Undo, plan_undo
 from tests.bot.playout import USERS, new_table, play_out
@@ -105,25 +106,24 @@ async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
     ids = (game_id, other, copy.id)
 
     async def kept() -> list[tuple[object, ...]]:
-        async def q(conn: object) -> list[tuple[object, ...]]:
-            async with conn.execute(  # type: ignore[attr-defined]
-                    "SELECT game_id, position, seq, seat FROM effective_moves "
-                    "ORDER BY game_id, position") as cur:
-                return [tuple(r) for r in await cur.fetchall()]
-        return await repo._read(q)  # type: ignore[arg-type]
+        async def q(conn: Conn) -> list[tuple[object, ...]]:
+            return [tuple(r) for r in await conn.fetch(
+                "SELECT game_id, position, seq, seat FROM effective_moves "
+                "ORDER BY game_id, position")]
+        return await repo.db.read(q)
 
     incremental = await kept()
     counts = [(await service.get(i)).moves for i in ids]
     sql = next(text for number, _name, text in migrations() if number == 5)
     statements = [s for s in _statements(sql) if s.startswith(("INSERT", "UPDATE"))]
 
-    async def redo(conn: object) -> None:
-        await conn.execute("DELETE FROM effective_moves")  # type: ignore[attr-defined]
-        await conn.execute("UPDATE games SET moves = 0")  # type: ignore[attr-defined]
+    async def redo(conn: Conn) -> None:
+        await conn.execute("DELETE FROM effective_moves")
+        await conn.execute("UPDATE games SET moves = 0")
         for statement in statements:
-            await conn.execute(statement)  # type: ignore[attr-defined]
+            await conn.execute(statement)
 
-    await repo._write(redo)  # type: ignore[arg-type]
+    await repo.db.write(redo)
     assert await kept() == incremental and len(incremental) == sum(counts)
     assert [(await service.get(i)).moves for i in ids] == counts
     for i in ids:
