@@ -47,9 +47,6 @@ class Repository(GameStore, LogStore, VoteStore, SettingsStore, TimingStore, Cal
                  RatingStore, OutboxStore):
     """Every aggregate's interface, over one database."""
 
-    #: Names this repository's claims on periodic work (one per process).
-    owner: str
-
     async def close(self) -> None:
         raise NotImplementedError
 

@@ -85,7 +85,7 @@ class SqlLog(LogStore):
 
     async def log(self, game_id: int, *, limit: int = 20,
                   before_seq: int | None = None) -> list[LogRow]:
-        before = before_seq if before_seq is not None else 2 ** 62
+        before = before_seq if before_seq is not None else 2 ** 31 - 1  # past any seq
         rows = await self._log_rows(
             "SELECT * FROM actions WHERE game_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
             (game_id, before, max(0, limit)))

@@ -183,9 +183,9 @@ class GameStore(ABC):
     @abstractmethod
     async def claim_ai_turn(self, game_id: int, version: int, *, now: float,
                             lease: float = 300.0) -> bool:
-        """Claim the AI move a game awaits at ``version`` for this repository's process for
-        ``lease`` seconds (renewed by each claim). False while another process holds it:
-        that process thinks and plays it."""
+        """Claim the AI move a game awaits at ``version`` for ``lease`` seconds (storing the
+        move ends it: the version changes). False if the game is not at ``version`` or
+        someone — this process or another — holds it: that one thinks and plays it."""
 
     @abstractmethod
     async def import_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
@@ -215,7 +215,6 @@ class GameStore(ABC):
 
 class SqlGames(GameStore):
     db: Database
-    owner: str  # this repository's claim name (one per process)
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
                           creator_id: int, options: Mapping[str, Any], seed: int,
@@ -491,12 +490,10 @@ class SqlGames(GameStore):
                             lease: float = 300.0) -> bool:
         async def tx(conn: Conn) -> bool:
             return await conn.execute(
-                "UPDATE games SET ai_claim_owner = ?, ai_claim_version = ?, "
-                "ai_claimed_until = ? WHERE id = ? AND version = ? AND status = ? "
-                "AND (ai_claim_version IS NULL OR ai_claim_version <> ? "
-                "OR ai_claim_owner = ? OR ai_claimed_until <= ?)",
-                (self.owner, version, now + lease, game_id, version, ACTIVE, version,
-                 self.owner, now)) == 1
+                "UPDATE games SET ai_claim_version = ?, ai_claimed_until = ? "
+                "WHERE id = ? AND version = ? AND status = ? AND (ai_claim_version IS NULL "
+                "OR ai_claim_version <> ? OR ai_claimed_until <= ?)",
+                (version, now + lease, game_id, version, ACTIVE, version, now)) == 1
 
         return await self.db.write(tx)
 

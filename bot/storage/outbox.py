@@ -44,8 +44,13 @@ class OutboxStore(ABC):
     @abstractmethod
     async def claim_outbox(self, now: float, *, lease: float = 300.0,
                            limit: int = 50) -> list[OutboxRow]:
-        """The oldest pending message of each game that no other process holds, now held by
-        this one for ``lease`` seconds, oldest first."""
+        """The oldest pending message of each game that nobody holds, now held by the caller
+        for ``lease`` seconds (or until :meth:`outbox_done` / :meth:`release_outbox`),
+        oldest first."""
+
+    @abstractmethod
+    async def release_outbox(self, row_id: int) -> None:
+        """Give a claimed message back (its post failed for now: anyone may retry it)."""
 
     @abstractmethod
     async def outbox_attempt(self, row_id: int) -> None:
@@ -60,7 +65,6 @@ class OutboxStore(ABC):
 
 class SqlOutbox(OutboxStore):
     db: Database
-    owner: str
 
     async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
         rows = await self.db.read(lambda c: c.fetch(
@@ -72,15 +76,19 @@ class SqlOutbox(OutboxStore):
         async def tx(conn: Conn) -> list[OutboxRow]:
             rows = await conn.fetch(
                 f"SELECT o.* FROM outbox o WHERE {_FIRST_OF_GAME} AND (o.claimed_until IS NULL "
-                "OR o.claimed_until <= ? OR o.claim_owner = ?) ORDER BY o.id LIMIT ? "
-                f"{self.db.skip_locked.format(table='o')}",
-                (now, self.owner, max(0, limit)))
-            await conn.executemany(
-                "UPDATE outbox SET claim_owner = ?, claimed_until = ? WHERE id = ?",
-                [(self.owner, now + lease, r["id"]) for r in rows])
+                "OR o.claimed_until <= ?) ORDER BY o.id LIMIT ? "
+                f"{self.db.skip_locked.format(table='o')}", (now, max(0, limit)))
+            await conn.executemany("UPDATE outbox SET claimed_until = ? WHERE id = ?",
+                                   [(now + lease, r["id"]) for r in rows])
             return [_outbox_row(r) for r in rows]
 
         return await self.db.write(tx)
+
+    async def release_outbox(self, row_id: int) -> None:
+        async def tx(conn: Conn) -> None:
+            await conn.execute("UPDATE outbox SET claimed_until = NULL WHERE id = ?", (row_id,))
+
+        await self.db.write(tx)
 
     async def outbox_attempt(self, row_id: int) -> None:
         async def tx(conn: Conn) -> None:
@@ -95,7 +103,7 @@ class SqlOutbox(OutboxStore):
             # The payload (a state snapshot) is no longer needed once the message is out.
             await conn.execute(
                 "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ?, payload = '{}', "
-                "claim_owner = NULL, claimed_until = NULL WHERE id = ?",
+                "claimed_until = NULL WHERE id = ?",
                 (now, message_id, failure, row_id))
 
         await self.db.write(tx)

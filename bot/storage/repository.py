@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import uuid
-
 from bot.storage.base import Repository
 from bot.storage.calendar import SqlCalendar
 from bot.storage.db import Database
@@ -20,11 +16,10 @@ from bot.storage.votes import SqlVotes
 
 class SqlRepository(SqlGames, SqlLog, SqlVotes, SqlSettings, SqlTiming, SqlCalendar,
                     SqlRatings, SqlOutbox, Repository):
-    """The stores share ``db`` (one transaction helper) and ``owner`` (claims)."""
+    """The stores share ``db``: one transaction helper."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.rows_read = 0  # log rows and snapshots read so far (tests bound the costs)
 
     async def close(self) -> None:

@@ -1,10 +1,11 @@
 """Timing: the reminder row of each awaited seat, with its move clock (deadline, warning,
 notify-before), and the missed deadlines behind the reliability profile (docs/ASYNC.md).
 
-Periodic work is claimed: a ``claim_*`` method hands out due rows and marks them with this
-repository's owner name for ``lease`` seconds, so another process polling meanwhile skips
-them (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: its one writer at a time). A process
-that dies leaves its claims to expire; the owner renews its own by claiming again.
+Periodic work is claimed: a ``claim_*`` method hands out due rows and marks them held for
+``lease`` seconds, so a poller meanwhile — in this process or another — skips them
+(PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: its one writer at a time). Doing the job
+releases it (a new ``next_at``, ``warn_at`` or turn); a process that dies leaves its claims
+to expire, and another process then does the job.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _CLOCKS_STOPPED = (
     "AND d.paused_at IS NOT NULL) OR EXISTS (SELECT 1 FROM vacations v "
     "WHERE v.user_id = r.user_id AND v.start_at <= ? AND v.end_at > ?)")
 
-# What is due, per job: (WHERE clause on ``r`` and ``g``, ORDER BY, parameter count of now).
+# What is due, per job: (WHERE clause on ``r`` and ``g``, ORDER BY).
 _DUE = {
     "reminders": ("r.next_at IS NOT NULL AND r.next_at <= ? AND g.status = ? "
                   "AND (r.muted_at_version IS NULL OR r.muted_at_version < r.turn_version) "
@@ -34,6 +35,10 @@ _DUE = {
     "deadlines": ("r.deadline_at IS NOT NULL AND r.deadline_at <= ? AND g.status = ?",
                   "r.deadline_at, r.game_id, r.seat"),
 }
+
+
+_CLAIM_COLUMN = {"reminders": "remind_claimed_until", "warnings": "warn_claimed_until",
+                 "deadlines": "deadline_claimed_until"}
 
 
 def _due_params(job: str, now: float) -> tuple[Any, ...]:
@@ -78,7 +83,8 @@ class TimingStore(ABC):
     @abstractmethod
     async def claim_due_reminders(self, now: float, *, lease: float = 300.0,
                                   limit: int = 100) -> list[Reminder]:
-        """The due reminders no other process holds, now held by this one for ``lease``."""
+        """The due reminders nobody holds, now held by the caller for ``lease`` seconds (or
+        until :meth:`reschedule_reminder`)."""
 
     @abstractmethod
     async def reschedule_reminder(self, game_id: int, seat: int, next_at: float | None) -> None:
@@ -116,7 +122,7 @@ class TimingStore(ABC):
     @abstractmethod
     async def claim_due_warnings(self, now: float, *, lease: float = 300.0,
                                  limit: int = 100) -> list[Reminder]:
-        """:meth:`due_warnings` no other process holds, now held by this one."""
+        """:meth:`due_warnings` nobody holds, now held (until :meth:`set_warn_at`)."""
 
     @abstractmethod
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
@@ -129,7 +135,8 @@ class TimingStore(ABC):
     @abstractmethod
     async def claim_due_deadlines(self, now: float, *, lease: float = 300.0,
                                   limit: int = 100) -> list[Reminder]:
-        """:meth:`due_deadlines` no other process holds, now held by this one."""
+        """:meth:`due_deadlines` nobody holds, now held (until the lease ends: the job
+        changes the turn, or :meth:`claim_timeout` refuses a second count)."""
 
     @abstractmethod
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
@@ -159,7 +166,6 @@ class TimingStore(ABC):
 
 class SqlTiming(TimingStore):
     db: Database
-    owner: str
 
     async def _reminders(self, sql: str, params: Sequence[Any]) -> list[Reminder]:
         return [_reminder(r) for r in await self.db.read(lambda c: c.fetch(sql, params))]
@@ -171,20 +177,20 @@ class SqlTiming(TimingStore):
             f"ORDER BY {order}", _due_params(job, now))
 
     async def _claim(self, job: str, now: float, lease: float, limit: int) -> list[Reminder]:
-        """Lock the due rows nobody else holds (skipping those another transaction has
-        locked), mark them ours until ``now + lease``, return them."""
+        """Lock the due rows nobody holds (skipping those another transaction has locked),
+        hold them until ``now + lease``, return them."""
         where, order = _DUE[job]
+        held = _CLAIM_COLUMN[job]
 
         async def tx(conn: Conn) -> list[Reminder]:
             rows = await conn.fetch(
                 f"SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id WHERE {where} "
-                "AND (r.claimed_until IS NULL OR r.claimed_until <= ? OR r.claim_owner = ?) "
+                f"AND (r.{held} IS NULL OR r.{held} <= ?) "
                 f"ORDER BY {order} LIMIT ? {self.db.skip_locked.format(table='r')}",
-                (*_due_params(job, now), now, self.owner, max(0, limit)))
+                (*_due_params(job, now), now, max(0, limit)))
             await conn.executemany(
-                "UPDATE reminders SET claim_owner = ?, claimed_until = ? "
-                "WHERE game_id = ? AND seat = ?",
-                [(self.owner, now + lease, r["game_id"], r["seat"]) for r in rows])
+                f"UPDATE reminders SET {held} = ? WHERE game_id = ? AND seat = ?",
+                [(now + lease, r["game_id"], r["seat"]) for r in rows])
             return [_reminder(r) for r in rows]
 
         return await self.db.write(tx)
@@ -202,7 +208,8 @@ class SqlTiming(TimingStore):
 
     async def reschedule_reminder(self, game_id: int, seat: int, next_at: float | None) -> None:
         async def tx(conn: Conn) -> None:
-            await conn.execute("UPDATE reminders SET next_at = ? WHERE game_id = ? AND seat = ?",
+            await conn.execute("UPDATE reminders SET next_at = ?, remind_claimed_until = NULL "
+                               "WHERE game_id = ? AND seat = ?",
                                (next_at, game_id, seat))
 
         await self.db.write(tx)
@@ -273,8 +280,9 @@ class SqlTiming(TimingStore):
                           warn_at: float | None) -> None:
         async def tx(conn: Conn) -> None:
             await conn.execute(
-                "UPDATE reminders SET warn_at = ? WHERE game_id = ? AND seat = ? "
-                "AND turn_version = ?", (warn_at, game_id, seat, turn_version))
+                "UPDATE reminders SET warn_at = ?, warn_claimed_until = NULL "
+                "WHERE game_id = ? AND seat = ? AND turn_version = ?",
+                (warn_at, game_id, seat, turn_version))
 
         await self.db.write(tx)
 

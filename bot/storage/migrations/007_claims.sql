@@ -1,10 +1,9 @@
 -- Claims on periodic work, so that two processes never do the same job twice
--- (docs/STORAGE.md): a row is held by ``claim_owner`` (a process) until ``claimed_until``;
--- a process that dies leaves its claims to expire.
-ALTER TABLE reminders ADD COLUMN claim_owner TEXT;  -- reminders, warnings, deadlines
-ALTER TABLE reminders ADD COLUMN claimed_until REAL;
-ALTER TABLE outbox ADD COLUMN claim_owner TEXT;  -- delivery of the message
-ALTER TABLE outbox ADD COLUMN claimed_until REAL;
-ALTER TABLE games ADD COLUMN ai_claim_owner TEXT;  -- the AI move awaited at ai_claim_version
-ALTER TABLE games ADD COLUMN ai_claim_version INTEGER;
+-- (docs/STORAGE.md): a job is held by the process that claimed it until ``*_claimed_until``;
+-- doing the job releases it, and a process that dies leaves its claims to expire.
+ALTER TABLE reminders ADD COLUMN remind_claimed_until REAL;  -- the reminder ping
+ALTER TABLE reminders ADD COLUMN warn_claimed_until REAL;  -- the deadline warning
+ALTER TABLE reminders ADD COLUMN deadline_claimed_until REAL;  -- the missed deadline
+ALTER TABLE outbox ADD COLUMN claimed_until REAL;  -- delivery of the message
+ALTER TABLE games ADD COLUMN ai_claim_version INTEGER;  -- the AI move awaited at that version
 ALTER TABLE games ADD COLUMN ai_claimed_until REAL;
