@@ -28,7 +28,7 @@ from bot.presenter import Presenter
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
 from bot.settings import Settings
-from bot.storage.sqlite import SqliteRepository
+from bot.storage import Repository, open_repository
 from bot.translator import CatalogueTranslator
 from bot.ui import DYNAMIC_ITEMS
 from engines import registry
@@ -41,7 +41,7 @@ CORE_EXTENSIONS = ("cogs.lobby", "cogs.history", "cogs.deadlines")  # lobby firs
 
 
 class LudoBot(commands.Bot):
-    def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository) -> None:
+    def __init__(self, settings: Settings, service: GameService, repo: Repository) -> None:
         # The bot has no voice: discord.py's start-up warnings about the missing voice
         # libraries (PyNaCl, davey) would only alarm whoever reads the log.
         VoiceClient.warn_nacl = False
@@ -158,9 +158,11 @@ async def build_bot(settings: Settings, *,
                     clock: Callable[[], float] = time.time) -> LudoBot:
     """Open storage and assemble the bot (the token is passed to ``start`` by the caller).
     ``clock`` is the wall clock of every deadline, reminder and log time (tests move it)."""
-    settings.database.parent.mkdir(parents=True, exist_ok=True)
-    repo = await SqliteRepository.open(settings.database)
+    repo = await open_repository(settings.database)  # a SQLite file, or PostgreSQL
     try:
+        # Jobs this process claimed before it last stopped are done again now (the
+        # outbox's nonces keep a message posted just before a crash from doubling).
+        await repo.release_claims()
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
                               default_reminder_hours=settings.reminder_hours,

@@ -129,7 +129,7 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------ warnings
     async def _warn(self, now: float, report: PassReport) -> None:
-        for row in await self.repo.due_warnings(now):
+        for row in await self.repo.claim_due_warnings(now):  # none another process does
             game = await self._seat_game(row)
             if game is None:
                 continue
@@ -159,7 +159,7 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------ expiry
     async def _expire(self, now: float, report: PassReport) -> None:
-        for row in await self.repo.due_deadlines(now):
+        for row in await self.repo.claim_due_deadlines(now):  # none another process does
             try:
                 await self._timeout(row, now, report)
             except Exception:

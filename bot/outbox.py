@@ -99,9 +99,12 @@ class Deliverer:
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
-        while rows := await repo.pending_outbox():
-            for row in rows:
+        # Claimed: a row another process is posting is left to it (docs/STORAGE.md).
+        while rows := await repo.claim_outbox(self.bot.service.clock()):
+            for n, row in enumerate(rows):
                 if not await self._deliver(row):
+                    for later in rows[n:]:  # give them back: anyone may retry them
+                        await repo.release_outbox(later.id)
                     self._retry_later()
                     return
 

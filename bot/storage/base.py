@@ -47,6 +47,16 @@ class Repository(GameStore, LogStore, VoteStore, SettingsStore, TimingStore, Cal
                  RatingStore, OutboxStore):
     """Every aggregate's interface, over one database."""
 
+    #: The name this repository's claims are held under: one per bot process, the same
+    #: across its restarts (``LUDO_INSTANCE``, else the host name).
+    owner: str
+
+    async def release_claims(self) -> int:
+        """Give back every claim held under :attr:`owner` — left by this process's previous
+        life, which died holding them — so their jobs are done now rather than when their
+        leases end. Call it once at start, before any claim. Returns how many."""
+        raise NotImplementedError
+
     async def close(self) -> None:
         raise NotImplementedError
 

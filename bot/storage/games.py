@@ -215,6 +215,7 @@ class GameStore(ABC):
 
 class SqlGames(GameStore):
     db: Database
+    owner: str
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str,
                           creator_id: int, options: Mapping[str, Any], seed: int,
@@ -490,10 +491,12 @@ class SqlGames(GameStore):
                             lease: float = 300.0) -> bool:
         async def tx(conn: Conn) -> bool:
             return await conn.execute(
-                "UPDATE games SET ai_claim_version = ?, ai_claimed_until = ? "
-                "WHERE id = ? AND version = ? AND status = ? AND (ai_claim_version IS NULL "
-                "OR ai_claim_version <> ? OR ai_claimed_until <= ?)",
-                (version, now + lease, game_id, version, ACTIVE, version, now)) == 1
+                "UPDATE games SET ai_claim_version = ?, ai_claimed_until = ?, "
+                "ai_claim_owner = ? WHERE id = ? AND version = ? AND status = ? "
+                "AND (ai_claim_version IS NULL OR ai_claim_version <> ? "
+                "OR ai_claimed_until <= ?)",
+                (version, now + lease, self.owner, game_id, version, ACTIVE, version,
+                 now)) == 1
 
         return await self.db.write(tx)
 

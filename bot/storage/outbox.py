@@ -65,6 +65,7 @@ class OutboxStore(ABC):
 
 class SqlOutbox(OutboxStore):
     db: Database
+    owner: str
 
     async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
         rows = await self.db.read(lambda c: c.fetch(
@@ -78,8 +79,9 @@ class SqlOutbox(OutboxStore):
                 f"SELECT o.* FROM outbox o WHERE {_FIRST_OF_GAME} AND (o.claimed_until IS NULL "
                 "OR o.claimed_until <= ?) ORDER BY o.id LIMIT ? "
                 f"{self.db.skip_locked.format(table='o')}", (now, max(0, limit)))
-            await conn.executemany("UPDATE outbox SET claimed_until = ? WHERE id = ?",
-                                   [(now + lease, r["id"]) for r in rows])
+            await conn.executemany(
+                "UPDATE outbox SET claimed_until = ?, claim_owner = ? WHERE id = ?",
+                [(now + lease, self.owner, r["id"]) for r in rows])
             return [_outbox_row(r) for r in rows]
 
         return await self.db.write(tx)

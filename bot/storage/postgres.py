@@ -133,5 +133,6 @@ class PostgresRepository(SqlRepository):
     db: PostgresDatabase
 
     @classmethod
-    async def open(cls, dsn: str, **pool: Any) -> PostgresRepository:
-        return cls(await PostgresDatabase.open(dsn, **pool))
+    async def open(cls, dsn: str, *, owner: str | None = None,
+                   **pool: Any) -> PostgresRepository:
+        return cls(await PostgresDatabase.open(dsn, **pool), owner=owner)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import socket
+
 from bot.storage.base import Repository
 from bot.storage.calendar import SqlCalendar
-from bot.storage.db import Database
+from bot.storage.db import Conn, Database
 from bot.storage.gamelog import SqlLog
 from bot.storage.games import SqlGames
 from bot.storage.outbox import SqlOutbox
@@ -14,13 +17,37 @@ from bot.storage.timing import SqlTiming
 from bot.storage.votes import SqlVotes
 
 
+def default_owner() -> str:
+    """``LUDO_INSTANCE`` (one name per process when several run on one host), else the
+    host name: stable across restarts, so a restarted process finds its own claims."""
+    return os.environ.get("LUDO_INSTANCE") or socket.gethostname()
+
+
 class SqlRepository(SqlGames, SqlLog, SqlVotes, SqlSettings, SqlTiming, SqlCalendar,
                     SqlRatings, SqlOutbox, Repository):
-    """The stores share ``db``: one transaction helper."""
+    """The stores share ``db`` (one transaction helper) and ``owner`` (claims)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, owner: str | None = None) -> None:
         self.db = db
+        self.owner = owner or default_owner()
         self.rows_read = 0  # log rows and snapshots read so far (tests bound the costs)
+
+    async def release_claims(self) -> int:
+        async def tx(conn: Conn) -> int:
+            return sum([
+                await conn.execute(
+                    "UPDATE reminders SET claim_owner = NULL, remind_claimed_until = NULL, "
+                    "warn_claimed_until = NULL, deadline_claimed_until = NULL "
+                    "WHERE claim_owner = ?", (self.owner,)),
+                await conn.execute(
+                    "UPDATE outbox SET claim_owner = NULL, claimed_until = NULL "
+                    "WHERE claim_owner = ? AND sent_at IS NULL", (self.owner,)),
+                await conn.execute(
+                    "UPDATE games SET ai_claim_owner = NULL, ai_claim_version = NULL, "
+                    "ai_claimed_until = NULL WHERE ai_claim_owner = ?", (self.owner,)),
+            ])
+
+        return await self.db.write(tx)
 
     async def close(self) -> None:
         await self.db.close()

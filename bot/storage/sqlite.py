@@ -177,9 +177,10 @@ class SqliteRepository(SqlRepository):
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000, retries: int = 5,
-                   retry_delay: float = 0.05) -> SqliteRepository:
+                   retry_delay: float = 0.05, owner: str | None = None) -> SqliteRepository:
         return cls(await SqliteDatabase.open(path, busy_timeout_ms=busy_timeout_ms,
-                                             retries=retries, retry_delay=retry_delay))
+                                             retries=retries, retry_delay=retry_delay),
+                   owner=owner)
 
     @property
     def path(self) -> Path:

@@ -5,7 +5,8 @@ Periodic work is claimed: a ``claim_*`` method hands out due rows and marks them
 ``lease`` seconds, so a poller meanwhile — in this process or another — skips them
 (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: its one writer at a time). Doing the job
 releases it (a new ``next_at``, ``warn_at`` or turn); a process that dies leaves its claims
-to expire, and another process then does the job.
+to expire (another process then does the job), or to be released when it starts again
+under the same owner name (:meth:`~bot.storage.base.Repository.release_claims`).
 """
 
 from __future__ import annotations
@@ -166,6 +167,7 @@ class TimingStore(ABC):
 
 class SqlTiming(TimingStore):
     db: Database
+    owner: str
 
     async def _reminders(self, sql: str, params: Sequence[Any]) -> list[Reminder]:
         return [_reminder(r) for r in await self.db.read(lambda c: c.fetch(sql, params))]
@@ -189,8 +191,8 @@ class SqlTiming(TimingStore):
                 f"ORDER BY {order} LIMIT ? {self.db.skip_locked.format(table='r')}",
                 (*_due_params(job, now), now, max(0, limit)))
             await conn.executemany(
-                f"UPDATE reminders SET {held} = ? WHERE game_id = ? AND seat = ?",
-                [(now + lease, r["game_id"], r["seat"]) for r in rows])
+                f"UPDATE reminders SET {held} = ?, claim_owner = ? WHERE game_id = ? AND seat = ?",
+                [(now + lease, self.owner, r["game_id"], r["seat"]) for r in rows])
             return [_reminder(r) for r in rows]
 
         return await self.db.write(tx)
