@@ -1,8 +1,8 @@
 """Fixtures for the bot tests: a real database, a fake clock, the test-only race game.
 
-The repository is a SQLite file unless a test module runs on both backends
-(``pytestmark = both_backends``): then each test also runs on a fresh PostgreSQL database
-of the session's real server (see ``tests/conftest.py``)."""
+The repository is a SQLite file unless a test or module is marked ``both_backends``: then
+each test also runs on a fresh PostgreSQL database of the session's real server (see
+``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 BACKENDS = ("sqlite", "postgresql")
-both_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+# On a test or a module (``pytestmark``): every test using the repository runs on both.
+both_backends = pytest.mark.both_backends
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+            "both_backends"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
 @pytest.fixture

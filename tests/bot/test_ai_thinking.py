@@ -13,7 +13,9 @@ from bot.storage import SqliteRepository
 from bot.thinker import Thinker
 from engines import registry
 from engines.ai import choose
-from tests.bot.conftest import FakeClock, FakeRender
+from tests.bot.conftest import FakeClock, FakeRender, both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN = 101
 

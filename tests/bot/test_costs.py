@@ -10,17 +10,22 @@ import pytest
 from bot import errors
 from bot.history import History, state_at
 from bot.service import MAX_PANEL_AGE, GameService
-from bot.storage import SqliteRepository
 from bot.storage.db import Conn
+from bot.storage.postgres import PostgresRepository
+from bot.storage.postgres import migrations as postgres_migrations
+from bot.storage.repository import SqlRepository
 from bot.storage.sqlite import _statements, migrations
 from bot.undo import Undo, plan_undo
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 EVERY = 5  # snapshot interval in these tests: small, so long games cross many snapshots
 
 
-def _repo(service: GameService) -> SqliteRepository:
-    assert isinstance(service.repo, SqliteRepository)
+def _repo(service: GameService) -> SqlRepository:
+    assert isinstance(service.repo, SqlRepository)
     service.repo.snapshot_every = EVERY
     return service.repo
 
@@ -114,7 +119,8 @@ async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
 
     incremental = await kept()
     counts = [(await service.get(i)).moves for i in ids]
-    sql = next(text for number, _name, text in migrations() if number == 5)
+    dialect = postgres_migrations if isinstance(repo, PostgresRepository) else migrations
+    sql = next(text for number, _name, text in dialect() if number == 5)
     statements = [s for s in _statements(sql) if s.startswith(("INSERT", "UPDATE"))]
 
     async def redo(conn: Conn) -> None:

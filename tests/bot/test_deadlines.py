@@ -19,9 +19,11 @@ from bot.scheduler import ReminderScheduler
 from bot.service import GameService
 from bot.storage import SqliteRepository
 from engines.base import Engine
-from tests.bot.conftest import FakeClock, FakeRender
+from tests.bot.conftest import FakeClock, FakeRender, both_backends
 from tests.bot.conftest import engine_for as base_engines
 from tests.bot.relay import RELAY
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB, CARL = 101, 102, 103
 HOUR, DAY = 3600.0, 86400.0

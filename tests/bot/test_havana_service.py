@@ -9,7 +9,9 @@ import pytest
 from bot.models import FINISHED
 from bot.service import GameService
 from bot.storage import SqliteRepository
-from tests.bot.conftest import FakeClock, FakeRender
+from tests.bot.conftest import FakeClock, FakeRender, both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 pytest.importorskip("engines.havana")
 

@@ -16,6 +16,9 @@ from bot.history_views import (
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import SqliteRepository
+from tests.bot.conftest import both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 NEW = {"undo", "replay", "export", "import", "history", "leaderboard", "profile"}
 

@@ -15,6 +15,9 @@ from bot.storage import SqliteRepository, VersionConflict
 from bot.storage.base import Outgoing
 from engines import registry
 from engines.base import TURN_END, Event
+from tests.bot.conftest import both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB = 101, 102
 

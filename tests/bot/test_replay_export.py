@@ -23,7 +23,10 @@ from bot.history import (
 from bot.i18n import t
 from bot.service import GameService
 from engines import registry
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 GAMES = sorted(registry.games())
 

@@ -12,7 +12,9 @@ from bot.models import GameInfo, Seat
 from bot.scheduler import ReminderScheduler
 from bot.service import GameService
 from bot.storage import SqliteRepository
-from tests.bot.conftest import FakeClock, FakeRender, engine_for
+from tests.bot.conftest import FakeClock, FakeRender, both_backends, engine_for
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB = 101, 102
 HOUR = 3600.0

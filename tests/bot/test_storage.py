@@ -449,6 +449,29 @@ async def test_claims_hand_each_job_to_one_holder_until_done_or_its_lease_ends(
         await other.close()
 
 
+@both_backends
+async def test_a_restarted_process_gives_back_the_claims_of_its_previous_life(
+        database: str | Path) -> None:
+    before = await open_repository(database, owner="bot-1")
+    game_id = await _due_everywhere(before, 10)
+    assert len(await before.claim_due_reminders(NOW)) == 1
+    assert len(await before.claim_outbox(NOW)) == 1
+    assert await before.claim_ai_turn(game_id, 2, now=NOW)
+    await before.close()  # it died holding them
+    other = await open_repository(database, owner="bot-2")
+    after = await open_repository(database, owner="bot-1")  # the same process, restarted
+    try:
+        assert await other.release_claims() == 0  # not its claims
+        assert await other.claim_due_reminders(NOW) == []
+        assert await after.release_claims() == 3
+        assert len(await after.claim_due_reminders(NOW)) == 1
+        assert len(await after.claim_outbox(NOW)) == 1
+        assert await after.claim_ai_turn(game_id, 2, now=NOW)
+    finally:
+        await other.close()
+        await after.close()
+
+
 async def _poll(repo: Repository, claim: str) -> list[object]:
     """One pass of a process's periodic job: claim what is due, then do it (the job is
     then no longer due). Returns the jobs it did."""

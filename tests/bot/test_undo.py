@@ -14,7 +14,9 @@ from bot.history import effective, state_at
 from bot.service import GameService
 from bot.undo import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, Undo, plan_undo
 from engines.base import TURN_END, Action
-from tests.bot.conftest import FakeClock
+from tests.bot.conftest import FakeClock, both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 USERS = (101, 102, 103)
 
