@@ -1,1 +1,1 @@
-"""The application: settings, storage, the game service, scheduler, shared UI."""
+"""The application: a Discord-free core (`bot.core`) and the Discord adapter (`bot.adapter`)."""

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import sys
 
-from bot.settings import MissingToken, SettingsError, load_settings
+from bot.core.settings import MissingToken, SettingsError, load_settings
 
 
 def main() -> int:
@@ -24,7 +24,7 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    from bot.app import build_bot
+    from bot.adapter.app import build_bot
 
     async def run() -> None:
         bot = await build_bot(settings)

@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from bot import bench_history
-from bot.render import render_board, render_sync
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core.render import render_board, render_sync
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines import registry
 from engines.ai import random_action
 from engines.base import TURN_END, Engine
@@ -462,7 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(json.dumps(figures) + "\n")
         return 0
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for noisy in ("bot.service", "bot.storage.sqlite", "bot.undo", "bot.history"):
+    for noisy in ("bot.core.service", "bot.core.storage.sqlite", "bot.core.undo",
+                  "bot.core.history"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     games, memory = asyncio.run(run(TINY if args.tiny else FULL))
     lengths, imported, key = asyncio.run(bench_history.run(tiny=args.tiny))

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.history import MAX_IMPORT_BYTES, History, effective, sign, state_at
-from bot.service import GameService
-from bot.storage import SqliteRepository
-from bot.undo import Undo, plan_undo
+from bot.core.history import MAX_IMPORT_BYTES, History, effective, sign, state_at
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
+from bot.core.undo import Undo
+from bot.core.undo_rules import plan_undo
 from engines import registry
 from engines.base import Action
 

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.i18n import t
-from bot.messages import event_text
-from bot.models import MoveResult
-from bot.render import render_board
-from bot.service import GameService, RenderFn
-from bot.storage import SqliteRepository
-from bot.thinker import Thinker
+from bot.core.i18n import t
+from bot.core.messages import event_text
+from bot.core.models import MoveResult
+from bot.core.render import render_board
+from bot.core.service import GameService, RenderFn
+from bot.core.storage import SqliteRepository
+from bot.core.thinker import Thinker
 from engines import registry
 from engines.base import TURN_END
 
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-turns", type=int, help="stop after this many turns")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for noisy in ("bot.service", "bot.storage.sqlite"):
+    for noisy in ("bot.core.service", "bot.core.storage.sqlite"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     asyncio.run(run(args.out, games=args.game, seed=args.seed, max_turns=args.max_turns,
                     seats=args.seats))

@@ -2,7 +2,7 @@
 
 Like ``cogs.history``, a second cog whose commands move into the lobby's ``/game`` group in
 :meth:`Deadlines.cog_load` (load it after ``cogs.lobby``). The rules live in
-:mod:`bot.absence`; this only parses and presents.
+:mod:`bot.core.absence_policies`; this only parses and presents.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import play
-from bot.absence import VacationStatus, VoteResult
-from bot.app import LudoBot
-from bot.deadlines import stamp
-from bot.errors import NoGameHere
-from bot.i18n import t
-from bot.models import LOBBY, DeadlinePolicy, GameInfo, UserSettings
-from bot.quiet import format_time
-from bot.translator import L
+from bot.adapter import replies
+from bot.adapter.client import LudoBot
+from bot.adapter.translator import L
+from bot.core.absence_policies import VacationStatus, VoteResult
+from bot.core.deadlines import stamp
+from bot.core.errors import NoGameHere
+from bot.core.i18n import t
+from bot.core.models import LOBBY, DeadlinePolicy, GameInfo, UserSettings
+from bot.core.quiet_hours import format_time
 
 log = logging.getLogger(__name__)
 
@@ -103,24 +103,24 @@ class Deadlines(commands.Cog):
                        on_timeout: str | None = None,
                        abandon_after: app_commands.Range[int, 0, 20] | None = None) -> None:
         absence, user = self.bot.absence, interaction.user
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         game = await self._here(interaction)
         if hours is None and on_timeout is None and abandon_after is None:
-            await play.reply(interaction, policy_text(await absence.policy(game.id), locale))
+            await replies.reply(interaction, policy_text(await absence.policy(game.id), locale))
             return
         if game.status == LOBBY:
             policy = await absence.configure(game.id, user.id, hours=hours,
                                              on_timeout=on_timeout,
                                              abandon_after=abandon_after)
-            await play.reply(interaction, policy_text(policy, locale))
+            await replies.reply(interaction, policy_text(policy, locale))
             return
         result = await absence.propose(game.id, user.id, hours=hours,
                                        on_timeout=on_timeout, abandon_after=abandon_after)
-        public = await play.public_locale(self.bot, game.guild_id)
+        public = await replies.public_locale(self.bot, game.guild_id)
         text = (t("deadline.policy_changed", public,
                   policy=policy_text(await absence.policy(game.id), public))
                 if result.passed else vote_text(result, public))
-        await play.reply(interaction, text, ephemeral=False)
+        await replies.reply(interaction, text, ephemeral=False)
 
     @app_commands.command(name=L("pause", "deadline.cmd.pause"),
                           description=L("Vote to pause this game's clocks, or to resume them",
@@ -128,7 +128,7 @@ class Deadlines(commands.Cog):
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
         absence = self.bot.absence
         game = await self._here(interaction)
-        public = await play.public_locale(self.bot, game.guild_id)
+        public = await replies.public_locale(self.bot, game.guild_id)
         if is_admin(interaction) and game.seat_of(interaction.user.id) is None:
             paused = (await absence.policy(game.id)).paused_at is None
             if await absence.set_paused(game.id, paused):
@@ -139,7 +139,7 @@ class Deadlines(commands.Cog):
             result = await absence.vote_pause(game.id, interaction.user.id)
             text = (t(f"deadline.{'paused' if result.topic == 'pause' else 'resumed'}",
                       public) if result.passed else vote_text(result, public))
-        await play.reply(interaction, text, ephemeral=False)
+        await replies.reply(interaction, text, ephemeral=False)
 
     @app_commands.command(name=L("vacation", "deadline.cmd.vacation"),
                           description=L("Stop your deadlines in every game for some days "
@@ -150,7 +150,7 @@ class Deadlines(commands.Cog):
     async def vacation(self, interaction: discord.Interaction[Any],
                        days: app_commands.Range[int, 0, 365] | None = None) -> None:
         absence, user = self.bot.absence, interaction.user
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         if days is None:
             status = await absence.vacation_status(user.id, interaction.guild_id)
             text = vacation_text("deadline.vacation_status", status, locale)
@@ -160,7 +160,7 @@ class Deadlines(commands.Cog):
         else:
             status = await absence.start_vacation(user.id, interaction.guild_id, days)
             text = vacation_text("deadline.vacation_started", status, locale)
-        await play.reply(interaction, text)
+        await replies.reply(interaction, text)
 
     @app_commands.command(name=L("takeover", "deadline.cmd.takeover"),
                           description=L("Take over a seat abandoned by an absent player",
@@ -175,8 +175,8 @@ class Deadlines(commands.Cog):
         game = await self.bot.absence.takeover(game.id, user.id, user.display_name,
                                                None if seat is None else seat - 1)
         taken = game.seat_of(user.id)
-        public = await play.public_locale(self.bot, game.guild_id)
-        await play.reply(interaction, t("deadline.takeover_done", public, player=user.mention,
+        public = await replies.public_locale(self.bot, game.guild_id)
+        await replies.reply(interaction, t("deadline.takeover_done", public, player=user.mention,
                                         seat=(taken.seat + 1) if taken else "?"),
                          ephemeral=False)
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.app import LudoBot
-from bot.commands import GameCog, Verb
-from bot.i18n import t
+from bot.adapter.client import LudoBot
+from bot.adapter.game_commands import GameCog, Verb
+from bot.core.i18n import t
 
 KEY = "havana"
 MATERIALS = ("brick", "sandstone", "clay", "glass", "rubble")

@@ -16,13 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import history_views as hv
-from bot import play
-from bot.app import LudoBot
-from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t
-from bot.ratings import GLOBAL
-from bot.translator import L
+from bot.adapter import history_pages as hv
+from bot.adapter import replies, undo_votes
+from bot.adapter.client import LudoBot
+from bot.adapter.translator import L
+from bot.core.errors import NoGameHere, ServiceError
+from bot.core.i18n import t
+from bot.core.ratings import GLOBAL
 from engines import registry
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,6 @@ class History(commands.Cog):
         for command in self.__cog_app_commands__:
             group.add_command(command)
         self.__cog_app_commands__ = []  # they live in /game now, not at the top level
-        self.bot.add_dynamic_items(*hv.HISTORY_ITEMS)
         rated = await self.bot.service.ratings.catch_up()
         if rated:
             log.info("rated %d game(s) finished before the restart", rated)
@@ -61,7 +60,7 @@ class History(commands.Cog):
         if interaction.guild_id is None:
             return []
         games = await hv.history_of(self.bot).search(interaction.guild_id, current)
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         return [app_commands.Choice(
             name=f"#{g.id} {t(f'{g.game_key}.name', locale)} — "
                  f"{', '.join(s.name for s in g.seats)} ({g.status})"[:100], value=g.id)
@@ -74,7 +73,7 @@ class History(commands.Cog):
         game = await self.bot.service.in_channel(interaction.channel_id or 0)
         if game is None:
             raise NoGameHere()
-        await hv.undo(interaction, game.id)
+        await undo_votes.undo(interaction, game.id)
 
     @app_commands.command(name=L("replay", "history.cmd.replay"),
                           description=L("Step through any position of a game",
@@ -98,7 +97,7 @@ class History(commands.Cog):
         found = await self._game_id(interaction, game_id)
         data = await hv.history_of(self.bot).export(found)
         await interaction.followup.send(
-            t("history.export_done", play.user_locale(interaction), id=found),
+            t("history.export_done", replies.user_locale(interaction), id=found),
             file=discord.File(io.BytesIO(data), filename=f"game-{found}.json"), ephemeral=True)
 
     @app_commands.command(name=L("import", "history.cmd.import"),
@@ -107,15 +106,15 @@ class History(commands.Cog):
     @app_commands.describe(file=L("A file made by /game export", "history.cmd.file"))
     async def import_(self, interaction: discord.Interaction[Any],
                       file: discord.Attachment) -> None:
-        await play.defer_public(interaction)
-        locale = play.user_locale(interaction)
+        await replies.defer_public(interaction)
+        locale = replies.user_locale(interaction)
         if file.size > MAX_FILE:
             raise ServiceError(key="history.import_too_big", max=MAX_FILE // 1024)
         data = await file.read()
         game = await hv.history_of(self.bot).import_game(
             data, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             user_id=interaction.user.id)
-        await play.reply(interaction, t("history.import_done", locale, id=game.id,
+        await replies.reply(interaction, t("history.import_done", locale, id=game.id,
                                         game=t(f"{game.game_key}.name", locale)),
                          ephemeral=False)
 
@@ -124,8 +123,8 @@ class History(commands.Cog):
                                         "history.cmd.history.desc"))
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         text, view = await hv.games_message(self.bot, interaction.guild_id or 0, 0,
-                                            play.user_locale(interaction))
-        await play.reply(interaction, text, view=view)
+                                            replies.user_locale(interaction))
+        await replies.reply(interaction, text, view=view)
 
     @app_commands.command(name=L("leaderboard", "history.cmd.leaderboard"),
                           description=L("Best rated players of a game",
@@ -138,7 +137,7 @@ class History(commands.Cog):
                app_commands.Choice(name=L("global", "history.scope.global"), value="global")])
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str,
                           scope: str = "server") -> None:
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         where = GLOBAL if scope == "global" else interaction.guild_id or GLOBAL
         rows, total = await self.bot.service.ratings.leaderboard(game, where, limit=15)
         lines = [t("history.leaderboard_title", locale, game=t(f"{game}.name", locale),
@@ -148,7 +147,7 @@ class History(commands.Cog):
                     rating=f"{r.ordinal:.1f}", games=r.games, wins=r.wins)
                   for n, r in enumerate(rows, start=1)] or [t("history.leaderboard_empty",
                                                                 locale)]
-        await play.reply(interaction, "\n".join(lines))
+        await replies.reply(interaction, "\n".join(lines))
 
     @app_commands.command(name=L("profile", "history.cmd.profile"),
                           description=L("A player's ratings (and reliability)",
@@ -156,7 +155,7 @@ class History(commands.Cog):
     @app_commands.describe(user=L("Whose profile (default: yours)", "history.cmd.user"))
     async def profile(self, interaction: discord.Interaction[Any],
                       user: discord.User | None = None) -> None:
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         who = user or interaction.user
         ratings = self.bot.service.ratings
         everywhere = {r.game_key: r for r in await ratings.profile(who.id, GLOBAL)}
@@ -170,11 +169,11 @@ class History(commands.Cog):
         if not everywhere:
             lines.append(t("history.profile_none", locale))
         reliability = getattr(self.bot.service, "reliability", None)
-        if reliability is not None:  # the deadlines side of the profile (bot/deadlines.py)
+        if reliability is not None:  # the deadlines side of the profile (bot/core/deadlines.py)
             record = await reliability(who.id)
             lines.append(t("history.profile_reliability", locale, finished=record.finished,
                            timeouts=record.timeouts, abandoned=record.abandoned))
-        await play.reply(interaction, "\n".join(lines))
+        await replies.reply(interaction, "\n".join(lines))
 
     replay.autocomplete("game_id")(_complete_game)
     export.autocomplete("game_id")(_complete_game)

@@ -10,15 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import history_views, messages, play
-from bot.absence import make_policy
-from bot.app import LudoBot
-from bot.commands import MAX_OPTIONS_TEXT, command_text, option_choices, parse_options
-from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t
-from bot.models import LOBBY, GameInfo
-from bot.translator import L
-from bot.ui import lobby_view
+from bot.adapter import components, history_pages, lobby, panels, replies
+from bot.adapter.client import LudoBot
+from bot.adapter.components import lobby_view
+from bot.adapter.game_commands import MAX_OPTIONS_TEXT, command_text, option_choices, parse_options
+from bot.adapter.translator import L
+from bot.core import messages
+from bot.core.absence_policies import make_policy
+from bot.core.errors import NoGameHere, ServiceError
+from bot.core.i18n import t
+from bot.core.models import LOBBY, GameInfo
 from cogs.deadlines import TIMEOUT_CHOICES, quiet_text, vacation_text
 from engines import registry
 from engines.ai import LEVELS
@@ -82,9 +83,9 @@ class Lobby(commands.Cog):
                   abandon_after: app_commands.Range[int, 0, 20] | None = None,
                   options: app_commands.Range[str, 0, MAX_OPTIONS_TEXT] | None = None,
                   ai_level: str | None = None) -> None:
-        await play.defer_public(interaction)
+        await replies.defer_public(interaction)
         channel = interaction.channel
-        locale = await play.public_locale(self.bot, interaction.guild_id)
+        locale = await replies.public_locale(self.bot, interaction.guild_id)
         target_id = interaction.channel_id or 0
         created_thread: discord.Thread | None = None
         try:
@@ -109,7 +110,7 @@ class Lobby(commands.Cog):
                                                  abandon_after=abandon_after)
         except discord.Forbidden:  # no right to create threads here: a refusal
             raise ServiceError(key="lobby.cannot_thread") from None
-        text = await play.lobby_text(self.bot, info, locale)
+        text = await lobby.lobby_text(self.bot, info, locale)
         if created_thread is not None:
             msg = await created_thread.send(text, view=lobby_view(info.id, locale))
             await interaction.followup.send(t("lobby.created_in_thread", locale,
@@ -148,23 +149,23 @@ class Lobby(commands.Cog):
     @game.command(name=L("start", "cmd.start"), description=L("Start the game (table creator)",
                                                             "cmd.start.desc"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        await play.defer_public(interaction)
+        await replies.defer_public(interaction)
         game = await self._here(interaction)
         result = await self.bot.service.start(game.id, interaction.user.id)
-        locale = await play.public_locale(self.bot, interaction.guild_id)
+        locale = await replies.public_locale(self.bot, interaction.guild_id)
         await interaction.followup.send(t("lobby.starting", locale))
-        await play.after_start(self.bot, result)
+        await lobby.after_start(self.bot, result)
 
     async def _lobby_op(self, interaction: discord.Interaction[Any], op: str,
                         level: str | None = None) -> None:
         game = await self._here(interaction)
-        game = await play.seat_change(self.bot, game.id, interaction.user, op, level)
-        locale = await play.public_locale(self.bot, interaction.guild_id)
-        text = await play.lobby_text(self.bot, game, locale)
-        if await play.refresh_lobby(self.bot, game):  # the lobby message shows the change
-            await play.reply(interaction, text)
+        game = await lobby.seat_change(self.bot, game.id, interaction.user, op, level)
+        locale = await replies.public_locale(self.bot, interaction.guild_id)
+        text = await lobby.lobby_text(self.bot, game, locale)
+        if await lobby.refresh_lobby(self.bot, game):  # the lobby message shows the change
+            await replies.reply(interaction, text)
         else:
-            await play.reply(interaction, text, view=lobby_view(game.id, locale),
+            await replies.reply(interaction, text, view=lobby_view(game.id, locale),
                              ephemeral=False)
 
     @game.command(name=L("cancel", "cmd.cancel"),
@@ -175,11 +176,11 @@ class Lobby(commands.Cog):
         admin = _is_admin(interaction)
         if game.status == LOBBY or admin:
             await self.bot.service.cancel(game.id, interaction.user.id, is_admin=admin)
-            locale = await play.public_locale(self.bot, interaction.guild_id)
-            await play.reply(interaction, t("lobby.cancelled", locale,
+            locale = await replies.public_locale(self.bot, interaction.guild_id)
+            await replies.reply(interaction, t("lobby.cancelled", locale,
                                             user=interaction.user.mention), ephemeral=False)
             return
-        await play.vote_cancel(interaction, game.id)
+        await lobby.vote_cancel(interaction, game.id)
 
     @game.command(name=L("kick", "cmd.kick"),
                   description=L("Give an absent player's seat to an AI (Manage Server)",
@@ -194,8 +195,8 @@ class Lobby(commands.Cog):
         game = await self.bot.service.remove_seat(game.id, seat.seat,
                                                   by_user_id=interaction.user.id,
                                                   is_admin=_is_admin(interaction))
-        locale = await play.public_locale(self.bot, interaction.guild_id)
-        await play.reply(interaction, t("lobby.kicked", locale, player=player.mention),
+        locale = await replies.public_locale(self.bot, interaction.guild_id)
+        await replies.reply(interaction, t("lobby.kicked", locale, player=player.mention),
                          ephemeral=False)
         self.bot.schedule_ai(game.id)
 
@@ -205,68 +206,68 @@ class Lobby(commands.Cog):
     @app_commands.describe(private=L("Only you see it", "cmd.board.private"))
     async def board(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         await interaction.response.defer(ephemeral=private, thinking=True)
-        async with play.answering():
+        async with replies.answering():
             game = await self._here(interaction)
             if game.status == LOBBY:
                 raise ServiceError(key="service.not_started")
-            locale = (play.user_locale(interaction) if private
-                      else await play.public_locale(self.bot, interaction.guild_id))
+            locale = (replies.user_locale(interaction) if private
+                      else await replies.public_locale(self.bot, interaction.guild_id))
             png = await self.bot.service.board(game.id, locale=locale)
             view = await self.bot.service.view(game.id, None)
             status = self.bot.presenter(game.game_key).status_text(
                 view, [s.name for s in game.seats], locale)
             await interaction.followup.send(
                 status or "\u200b", file=discord.File(io.BytesIO(png), f"{game.game_key}.png"),
-                view=play.turn_message_view(game.id, locale), ephemeral=private)
+                view=components.turn_message_view(game.id, locale), ephemeral=private)
 
     @game.command(name=L("hand", "cmd.hand"), description=L("Your private panel: hand and moves",
                                                           "cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await play.defer_private(interaction)
+        await replies.defer_private(interaction)
         game = await self._here(interaction)
-        await play.open_panel(interaction, game.id)
+        await panels.open_panel(interaction, game.id)
 
     @game.command(name=L("log", "cmd.log"), description=L("Recent public moves",
                                                         "cmd.log.desc"))
     @app_commands.describe(count=L("How many moves (default 15)", "cmd.log.count"))
     async def log_(self, interaction: discord.Interaction[Any],
                    count: app_commands.Range[int, 1, 50] = 15) -> None:
-        """The whole public log, ``count`` entries a page (bot/history_views.py), last
+        """The whole public log, ``count`` entries a page (bot/adapter/history_pages.py), last
         page first."""
-        await play.defer_private(interaction)  # the log is read from the database
+        await replies.defer_private(interaction)  # the log is read from the database
         game = await self._here(interaction)
-        await history_views.send_log(interaction, game.id, size=count)
+        await history_pages.send_log(interaction, game.id, size=count)
 
     @game.command(name=L("mine", "cmd.mine"), description=L("Every game where you are awaited",
                                                           "cmd.mine.desc"))
     async def mine(self, interaction: discord.Interaction[Any]) -> None:
-        await play.defer_private(interaction)  # loads every game of the user
-        locale = play.user_locale(interaction)
+        await replies.defer_private(interaction)  # loads every game of the user
+        locale = replies.user_locale(interaction)
         games = await self.bot.service.mine(interaction.user.id)
         if not games:
-            await play.reply(interaction, t("ui.mine_none", locale))
+            await replies.reply(interaction, t("ui.mine_none", locale))
             return
         lines = [t("ui.mine_title", locale)]
         for game, _seats in games:
             lines.append(t("ui.mine_line", locale, game=t(f"{game.game_key}.name", locale),
                            link=messages.jump_link(game)))
-        await play.reply(interaction, "\n".join(lines))
+        await replies.reply(interaction, "\n".join(lines))
 
     @game.command(name=L("rules", "cmd.rules"), description=L("A game's rules in short",
                                                             "cmd.rules.desc"))
     @app_commands.describe(game=L("Which game (default: the one here)", "cmd.rules.game"))
     @app_commands.choices(game=_game_choices())
     async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         if game is None:
             here = await self.bot.service.in_channel(interaction.channel_id or 0)
             game = here.game_key if here else None
         if game is None:
-            await play.reply(interaction, t("ui.rules_which", locale))
+            await replies.reply(interaction, t("ui.rules_which", locale))
             return
         title, rules = t(f"{game}.name", locale), t(f"{game}.rules", locale)
-        await play.reply(interaction, f"**{title}**\n{rules}")
-        await play.reply(interaction, t("ai.levels", locale))  # a second message: 2,000 chars
+        await replies.reply(interaction, f"**{title}**\n{rules}")
+        await replies.reply(interaction, t("ai.levels", locale))  # a second message: 2,000 chars
 
     @game.command(name=L("settings", "cmd.settings"),
                   description=L("Your preferences, or this server's (Manage Server)",
@@ -299,13 +300,13 @@ class Lobby(commands.Cog):
                        notify_before: bool | None = None,
                        vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         service, user = self.bot.service, interaction.user
-        absence, locale = self.bot.absence, play.user_locale(interaction)
+        absence, locale = self.bot.absence, replies.user_locale(interaction)
         if scope == "server":
             if not _is_admin(interaction):
                 raise ServiceError(key="service.forbidden")
             gs = await service.set_guild_settings(interaction.guild_id or 0, locale=language,
                                                   reminder_hours=reminder_hours)
-            text = t("ui.settings_server", play.user_locale(interaction),
+            text = t("ui.settings_server", replies.user_locale(interaction),
                      language=gs.locale or "—", hours=gs.reminder_hours or "—")
             if vacation_days is not None:
                 await absence.set_vacation_allowance(interaction.guild_id or 0,
@@ -318,20 +319,20 @@ class Lobby(commands.Cog):
             if reminder_hours is not None:
                 game = await service.set_reminder_hours(game.id, reminder_hours,
                                                         by_user_id=user.id)
-            text = t("ui.settings_game", play.user_locale(interaction),
+            text = t("ui.settings_game", replies.user_locale(interaction),
                      hours=game.reminder_hours)
         else:
             us = await service.set_user_settings(user.id, locale=language,
                                                  dm_opt_in=dm, reminder_hours=reminder_hours)
             if us.locale:
                 self.bot.user_locales[user.id] = us.locale
-            text = t("ui.settings_user", play.user_locale(interaction),
+            text = t("ui.settings_user", replies.user_locale(interaction),
                      language=us.locale or "—", dm="✅" if us.dm_opt_in else "❌",
                      hours=us.reminder_hours or "—")
             us = await absence.set_quiet(user.id, timezone_name=timezone, start=quiet_start,
                                          end=quiet_end, notify_before=notify_before)
             text += "\n" + quiet_text(us, locale)
-        await play.reply(interaction, text)
+        await replies.reply(interaction, text)
 
 
 async def setup(bot: LudoBot) -> None:

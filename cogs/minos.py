@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.app import LudoBot
-from bot.commands import GameCog, Verb
-from bot.i18n import t
-from bot.presenter import PanelImage
+from bot.adapter.client import LudoBot
+from bot.adapter.game_commands import GameCog, Verb
+from bot.adapter.presenter import PanelImage
+from bot.core.i18n import t
 from engines.minos.data import SITES
 from renderers.minos import render_dice
 

@@ -14,13 +14,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import play
-from bot.app import LudoBot
-from bot.commands import GameCog, Verb, command_text
-from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t, translator
-from bot.presenter import PanelImage
-from bot.translator import L
+from bot.adapter import panels, replies
+from bot.adapter.client import LudoBot
+from bot.adapter.game_commands import GameCog, Verb, command_text
+from bot.adapter.presenter import PanelImage
+from bot.adapter.translator import L
+from bot.core.errors import NoGameHere, ServiceError
+from bot.core.i18n import t, translator
 from engines.base import Action, GameError, MultiChoice
 from renderers.rio import render_quarter
 
@@ -142,7 +142,7 @@ PRESENTER = RioPresenter()  # read by the bot when it loads this extension
 
 
 async def _game_and_panel(interaction: discord.Interaction[Any]) -> tuple[Any, Any] | None:
-    bot = play.bot_of(interaction)
+    bot = replies.bot_of(interaction)
     game = await bot.service.in_channel(interaction.channel_id or 0)
     if game is None or game.game_key != KEY:
         return None
@@ -157,7 +157,7 @@ async def _run(interaction: discord.Interaction[Any], actions: list[str]) -> Non
     """Apply several steps of one decision in order, each durable on its own, then show
     the refreshed panel once. A refused step stops there; the bot's one error handler says
     why. The interaction is already deferred (privately)."""
-    bot = play.bot_of(interaction)
+    bot = replies.bot_of(interaction)
     game = await bot.service.in_channel(interaction.channel_id or 0)
     if game is None or game.game_key != KEY:
         raise NoGameHere()
@@ -168,10 +168,10 @@ async def _run(interaction: discord.Interaction[Any], actions: list[str]) -> Non
             seat = result.game.seat_of(interaction.user.id)
             if seat is not None:
                 private += result.private_events.get(seat.seat, [])
-            await play.publish(bot, result)
+            await bot.publish(result)
     finally:
         bot.schedule_ai(game.id)
-    await play.send_panel(interaction, game.id, private=private)
+    await panels.send_panel(interaction, game.id, private=private)
 
 
 def keep_suggestions(options: tuple[str, ...], typed: str) -> list[str]:
@@ -293,7 +293,7 @@ class Rio(GameCog):
         if found is None:
             return []
         view, seat = found[1].view, found[1].seat
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         out = []
         for o in view.get("trades", []):
             text = t("rio.panel.offer_line", locale, id=o["id"], seat=o["from"] + 1,

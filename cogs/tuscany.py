@@ -15,14 +15,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import play
-from bot.app import LudoBot
-from bot.commands import GameCog, Verb, command_text
-from bot.errors import NoGameHere, ServiceError
-from bot.i18n import t, translator
-from bot.presenter import PanelImage
-from bot.render import off_loop
-from bot.translator import L
+from bot.adapter import replies
+from bot.adapter.client import LudoBot
+from bot.adapter.game_commands import GameCog, Verb, command_text
+from bot.adapter.presenter import PanelImage
+from bot.adapter.translator import L
+from bot.core.errors import NoGameHere, ServiceError
+from bot.core.i18n import t, translator
+from bot.core.render import off_loop
 from engines.tuscany.rules import payment
 from renderers.common import encode_png
 from renderers.tuscany import render_region
@@ -171,7 +171,7 @@ class Tuscany(GameCog):
                    player: app_commands.Range[int, 1, 4] | None = None) -> None:
         """Any player's region, larger, from the public view (no card is ever drawn)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        locale = play.user_locale(interaction)
+        locale = replies.user_locale(interaction)
         game = await self.bot.service.in_channel(interaction.channel_id or 0)
         if game is None or game.game_key != KEY:
             raise NoGameHere()

@@ -28,7 +28,7 @@ FONT_DIR = Path(__file__).parent / "fonts"
 
 
 class Translate(Protocol):
-    """The text of a catalogue key in the reader's language (``bot.i18n.translator``)."""
+    """The text of a catalogue key in the reader's language (``bot.core.i18n.translator``)."""
 
     def __call__(self, key: str, /, **params: object) -> str: ...
 

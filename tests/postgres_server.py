@@ -83,7 +83,7 @@ class PostgresServer:
     async def create_database(self, *, migrated: bool = True) -> str:
         """A new empty database (``migrated``: with the bot's schema, copied from a
         template migrated once per session); returns its address."""
-        from bot.storage.postgres import PostgresRepository
+        from bot.core.storage.postgres import PostgresRepository
 
         if migrated and not self._template_ready:
             await self._admin("CREATE DATABASE ludo_template")

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService
-from bot.storage import Repository, open_repository
+from bot.core.service import GameService
+from bot.core.storage import Repository, open_repository
 from engines import registry
 from engines.base import Engine
 from tests.bot.race import RACE

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.service import GameService
-from bot.undo import Undo
+from bot.core.service import GameService
+from bot.core.undo import Undo
 from engines.rng import Rng
 
 USERS = (101, 102, 103, 104)
@@ -55,7 +55,7 @@ async def play_out(service: GameService, game_id: int, *, seed: int = 1,
 
 
 async def _free_undo(service: GameService, undo: Undo, game_id: int, user_id: int) -> bool:
-    from bot.undo import plan_undo
+    from bot.core.undo_rules import plan_undo
 
     game = await service.get(game_id)
     seat = game.seat_of(user_id)

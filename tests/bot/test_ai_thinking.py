@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from bot.errors import InvalidOption
-from bot.service import GameService
-from bot.storage import SqliteRepository
-from bot.thinker import Thinker
+from bot.core.errors import InvalidOption
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
+from bot.core.thinker import Thinker
 from engines import registry
 from engines.ai import choose
 from tests.bot.conftest import FakeClock, FakeRender, both_backends

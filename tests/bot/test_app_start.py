@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from discord.voice_client import VoiceClient
 
-from bot.app import build_bot
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.core.settings import Settings
 
 
 async def test_start_logs_no_voice_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

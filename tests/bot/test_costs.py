@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot import errors
-from bot.history import History, state_at
-from bot.service import MAX_PANEL_AGE, GameService
-from bot.storage.db import Conn
-from bot.storage.postgres import PostgresRepository
-from bot.storage.postgres import migrations as postgres_migrations
-from bot.storage.repository import SqlRepository
-from bot.storage.sqlite import _statements, migrations
-from bot.undo import Undo, plan_undo
+from bot.core import errors
+from bot.core.history import History, state_at
+from bot.core.service import MAX_PANEL_AGE, GameService
+from bot.core.storage.db import Conn
+from bot.core.storage.postgres import PostgresRepository
+from bot.core.storage.postgres import migrations as postgres_migrations
+from bot.core.storage.repository import SqlRepository
+from bot.core.storage.sqlite import _statements, migrations
+from bot.core.undo import Undo
+from bot.core.undo_rules import plan_undo
+from engines.rng import Rng
 from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
 
@@ -135,3 +137,43 @@ async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
     for i in ids:
         game, _engine, moves = await history.moves(i)
         assert game.moves == len(moves)
+
+
+@pytest.mark.parametrize("key", ["havana", "tuscany", "rio", "minos"])
+async def test_a_move_loads_and_deserialises_the_game_once(
+        service: GameService, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click applies the move and redraws the mover's panel from the state just saved
+    (``MoveResult.panel``): the game row is read and its state deserialised once, and the
+    panel is the one a fresh read would give."""
+    game_id = await new_table(service, key, 2, seed=3)
+    await play_out(service, game_id, seed=3, max_moves=4)
+    panel = None
+    for user in USERS[:2]:
+        candidate = await service.panel(game_id, user)
+        if candidate.awaited:
+            panel = candidate
+            break
+    assert panel is not None and panel.choices
+    engine = service.engine(key)
+    game, _engine, state = await service._load(game_id)
+    action = (engine.legal_actions(state, panel.seat) or [
+        sub.sample(Rng(5)) for sub in engine.subsets(state, panel.seat)])[0]
+    loads: list[int] = []
+    decoded: list[int] = []
+    load_game, from_dict = service.repo.load_game, type(engine).from_dict
+
+    async def counted_load(game_id: int) -> object:
+        loads.append(game_id)
+        return await load_game(game_id)
+
+    def counted_decode(self: object, data: object) -> object:
+        decoded.append(1)
+        return from_dict(self, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service.repo, "load_game", counted_load)
+    monkeypatch.setattr(type(engine), "from_dict", counted_decode)
+    result = await service.act(game_id, game.seats[panel.seat].user_id or 0, str(action))
+    assert (len(loads), len(decoded)) == (1, 1)
+    assert result.panel is not None and result.panel.game.version == game.version + 1
+    monkeypatch.undo()
+    assert result.panel == await service.panel(game_id, game.seats[panel.seat].user_id or 0)

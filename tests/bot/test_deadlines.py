@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from bot.absence import Absence
-from bot.deadlines import DeadlineKeeper
-from bot.errors import ServiceError
-from bot.models import GameInfo, MoveResult, Seat
-from bot.scheduler import ReminderScheduler
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core.absence_policies import Absence
+from bot.core.deadlines import DeadlineKeeper
+from bot.core.errors import ServiceError
+from bot.core.models import GameInfo, MoveResult, Seat
+from bot.core.reminders import Reminders
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines.base import Engine
 from tests.bot.conftest import FakeClock, FakeRender, both_backends
 from tests.bot.conftest import engine_for as base_engines
@@ -302,7 +302,7 @@ async def test_vacation_allowance_early_return_and_new_turns(table: Table) -> No
 
 async def test_pause_and_resume_need_every_player(table: Table) -> None:
     game_id = await table.game(hours=24, reminder_hours=1)
-    reminders = ReminderScheduler(table.service, _never_pinged, table.clock)
+    reminders = Reminders(table.service, _never_pinged, table.clock)
     table.clock.now = T0 + 2 * HOUR
     first = await table.absence.vote_pause(game_id, ANN)
     assert not first.passed and first.votes == {ANN}
@@ -352,7 +352,7 @@ async def test_quiet_hours_delay_warnings_and_reminders_not_deadlines(table: Tab
         reminders_sent.append(seat.user_id)
         return True
 
-    reminders = ReminderScheduler(table.service, ping, table.clock)
+    reminders = Reminders(table.service, ping, table.clock)
     assert await reminders.run_due(T0 + 2 * HOUR) == 1 and reminders_sent == [ANN]
     wake = T0 - (HOUR + 46 * 60 + 40) + 8 * HOUR  # 08:00 UTC the same day
     assert (await _clock(table, game_id, 1)).next_at == wake

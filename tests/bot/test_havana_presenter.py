@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from cogs.havana import HavanaPresenter
 from engines.havana import ENGINE
 

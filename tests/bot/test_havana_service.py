@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.models import FINISHED
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core.models import FINISHED
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from tests.bot.conftest import FakeClock, FakeRender, both_backends
 
 pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL

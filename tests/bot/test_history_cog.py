@@ -1,21 +1,21 @@
-"""The history cog adds its sub-commands to the lobby's ``/game`` group and registers its
-restart-proof components; their custom_ids fit Discord's limit."""
+"""The history cog adds its sub-commands to the lobby's ``/game`` group; the history's
+restart-proof components' custom_ids fit Discord's limit."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.app import LudoBot
-from bot.history_views import (
+from bot.adapter.app import assemble
+from bot.adapter.components import (
     GamesPageButton,
     LogPageButton,
     ReplayButton,
     UndoButton,
     UndoVoteButton,
 )
-from bot.service import GameService
-from bot.settings import Settings
-from bot.storage import SqliteRepository
+from bot.core.service import GameService
+from bot.core.settings import Settings
+from bot.core.storage import SqliteRepository
 from tests.bot.conftest import both_backends
 
 pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
@@ -25,7 +25,7 @@ NEW = {"undo", "replay", "export", "import", "history", "leaderboard", "profile"
 
 async def test_game_group_gets_the_history_commands(tmp_path: Path) -> None:
     repo = await SqliteRepository.open(tmp_path / "db.sqlite3")
-    bot = LudoBot(Settings(), GameService(repo), repo)
+    bot = assemble(Settings(), GameService(repo), repo)
     try:
         await bot.load_extension("cogs.lobby")
         await bot.load_extension("cogs.history")

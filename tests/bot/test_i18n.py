@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import string
 
-from bot.i18n import COUNT, LOCALES, Entry, catalogue, normalise, t, templates, translator
+from bot.core.i18n import COUNT, LOCALES, Entry, catalogue, normalise, t, templates, translator
 from engines.base import Event, Message
 
 

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.image_cache import ENTRY_OVERHEAD, ImageCache
-from bot.service import GameService
+from bot.core.image_cache import ENTRY_OVERHEAD, ImageCache
+from bot.core.service import GameService
 from tests.bot.conftest import FakeRender
 
 ANN, BOB = 101, 102

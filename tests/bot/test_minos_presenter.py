@@ -53,7 +53,7 @@ def test_the_defender_sees_the_attackers_value_and_his_own_throw() -> None:
 
 
 def test_phase_names_exist_in_both_languages() -> None:
-    from bot.i18n import catalogue
+    from bot.core.i18n import catalogue
 
     for locale in ("en", "fr"):
         cat = catalogue(locale)

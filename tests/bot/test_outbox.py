@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.service import TURN_MESSAGE, GameService
-from bot.storage import SqliteRepository, VersionConflict
-from bot.storage.base import Outgoing
+from bot.core.service import TURN_MESSAGE, GameService
+from bot.core.storage import SqliteRepository, VersionConflict
+from bot.core.storage.base import Outgoing
 from engines import registry
 from engines.base import TURN_END, Event
 from tests.bot.conftest import both_backends

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.models import UserSettings
-from bot.quiet import format_time, parse_time, quiet_until
+from bot.core.models import UserSettings
+from bot.core.quiet_hours import format_time, parse_time, quiet_until
 from tests.bot.conftest import both_backends
 
 pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL

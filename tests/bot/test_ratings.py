@@ -1,12 +1,12 @@
-"""Ratings (bot/ratings.py): updated once when a game ends, per server and global, humans
+"""Ratings (bot/core/ratings.py): updated once when a game ends, per server and global, humans
 only; leaderboards and profiles read them back."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.ratings import GLOBAL, MODEL, RatedSeat, new_ratings
-from bot.service import GameService
+from bot.core.ratings import GLOBAL, MODEL, RatedSeat, new_ratings
+from bot.core.service import GameService
 from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot import render as bridge
+from bot.core import render as bridge
 from engines import registry
 
 

@@ -1,4 +1,4 @@
-"""Replays, export and import (bot/history.py) for every registered game: a replay of the
+"""Replays, export and import (bot/core/history.py) for every registered game: a replay of the
 effective log gives the stored snapshot at every step, and export -> import reproduces the
 game exactly (same final state, same log)."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot import errors
-from bot.history import (
+from bot.core import errors
+from bot.core.history import (
     MAX_IMPORT_BYTES,
     History,
     digest,
@@ -20,8 +20,8 @@ from bot.history import (
     state_at,
     states,
 )
-from bot.i18n import t
-from bot.service import GameService
+from bot.core.i18n import t
+from bot.core.service import GameService
 from engines import registry
 from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
@@ -140,7 +140,7 @@ def test_sample_keeps_ends() -> None:
 async def test_animated_replay_fits_discord(service: GameService, key: str) -> None:
     import importlib.util
 
-    from bot.history import animation
+    from bot.core.history import animation
     from renderers.animation import DISCORD_LIMIT
 
     if importlib.util.find_spec(f"renderers.{key}") is None:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import errors
-from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY
-from bot.service import GameService
-from bot.storage import SqliteRepository
+from bot.core import errors
+from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY
+from bot.core.service import GameService
+from bot.core.storage import SqliteRepository
 from engines.base import TURN_END, GameOver, IllegalAction, InvalidAction, NotYourTurn
 from tests.bot.conftest import FakeClock, FakeRender, both_backends, engine_for
 
@@ -79,7 +79,7 @@ async def test_create_validates_everything(service: GameService) -> None:
 async def test_options_typed_at_game_new_reach_the_engine(service: GameService) -> None:
     """``/game new options:"goal=6 fast=true"``: text parsed, typed by the Spec, judged by
     the engine's ``new_game`` (InvalidState, before any table exists)."""
-    from bot.commands import parse_options
+    from bot.adapter.game_commands import parse_options
     from engines.base import InvalidState
 
     def new(text: str, seats: int, channel: int) -> object:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import MissingToken, Settings, SettingsError, load_settings
+from bot.core.settings import MissingToken, Settings, SettingsError, load_settings
 
 
 def test_defaults_with_an_empty_environment() -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.models import ACTIVE, CANCELLED, FINISHED, LOBBY, DeadlinePolicy, Seat
-from bot.storage import (
+from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, DeadlinePolicy, Seat
+from bot.core.storage import (
     AwaitedSeat,
     ChannelTaken,
     Repository,
@@ -25,9 +25,9 @@ from bot.storage import (
     VersionConflict,
     open_repository,
 )
-from bot.storage.base import Outgoing, SeatClock, Vacation
-from bot.storage.postgres import migrations as postgres_migrations
-from bot.storage.sqlite import migrations
+from bot.core.storage.base import Outgoing, SeatClock, Vacation
+from bot.core.storage.postgres import migrations as postgres_migrations
+from bot.core.storage.sqlite import migrations
 from engines.base import TURN_END, Event
 from tests.bot.conftest import both_backends
 from tests.postgres_server import PostgresServer
@@ -200,7 +200,7 @@ async def test_a_locked_database_is_retried_and_logged(
     holder = threading.Thread(target=_hold_write_lock, args=(db_path, 0.3, ready))
     holder.start()
     ready.wait()
-    with caplog.at_level(logging.WARNING, logger="bot.storage.sqlite"):
+    with caplog.at_level(logging.WARNING, logger="bot.core.storage.sqlite"):
         game_id = await _lobby(repo)
     holder.join()
     assert (await repo.get_game(game_id)).status == LOBBY

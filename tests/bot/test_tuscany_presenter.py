@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from cogs.tuscany import VERBS, TuscanyPresenter, asks_for_space, step_of
 from engines.ai import random_action
 from engines.tuscany.checks import _ARITY, _STEP_KINDS
@@ -82,7 +82,7 @@ def test_region_image_only_when_a_space_is_asked() -> None:
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
 def test_the_action_menu_says_why_no_stored_tile_can_be_placed(locale: str) -> None:
-    from bot.i18n import t
+    from bot.core.i18n import t
     from tests.engines.tuscany.helpers import grab, hand, ready
 
     state = ready()

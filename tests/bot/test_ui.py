@@ -7,9 +7,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.messages import account, standings
-from bot.models import ACTIVE, GameInfo, Panel, Seat
-from bot.ui import ActButton, ActSelect, SubsetSelect, option_value, panel_components
+from bot.adapter.components import ActButton, ActSelect, SubsetSelect, option_value
+from bot.adapter.panel_layout import panel_components
+from bot.core.messages import account, standings
+from bot.core.models import ACTIVE, GameInfo, Panel, Seat
 from engines.base import TURN_END, Action, Choice, Event, Message, MultiChoice, Result, Subset
 from engines.havana import ENGINE as HAVANA
 
@@ -81,8 +82,8 @@ def test_standings_list_every_place_and_winner() -> None:
 
 
 def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
-    from bot.history_views import _row_text
-    from bot.storage.base import LogRow
+    from bot.adapter.history_pages import _row_text
+    from bot.core.storage.base import LogRow
 
     hidden = LogRow(seq=3, seat=0, action="pick mama", public=(),
                     private=(Event("havana.ev.you_picked", {"card": "x"}, to=0),),
@@ -96,14 +97,13 @@ def test_log_line_of_a_hidden_move_never_shows_its_action() -> None:
 
 def test_custom_id_patterns_take_ascii_digits_only() -> None:
     """``\\d`` also matches ``١`` (Arabic-Indic one): ids are ASCII digits, nothing else."""
-    from bot.history_views import HISTORY_ITEMS
-    from bot.ui import DYNAMIC_ITEMS
+    from bot.adapter.components import DYNAMIC_ITEMS
 
     samples = ["ludo:panel:7", "ludo:do:7:3:pass", "ludo:sel:7:3:group", "ludo:mute:7",
                "ludo:lobby:7:join", "ludo:vote:7", "ludo:undo:7:3", "ludo:uvote:7:1",
                "ludo:logp:7:0:12:first", "ludo:rp:7:3:next", "ludo:rsel:7",
                "ludo:hist:7:0:last", "ludo:sub:7:3:keep~a"]
-    items = (*DYNAMIC_ITEMS, *HISTORY_ITEMS)
+    items = DYNAMIC_ITEMS
     for sample in samples:
         assert any(i.__discord_ui_compiled_template__.fullmatch(sample) for i in items), sample
         for foreign in ("١", "٣", "７", "߁"):
@@ -113,8 +113,8 @@ def test_custom_id_patterns_take_ascii_digits_only() -> None:
 
 
 def test_ids_are_checked_at_the_edge() -> None:
-    from bot import errors
-    from bot.guard import digits
+    from bot.adapter.guard import digits
+    from bot.core import errors
 
     assert digits("42") == 42 and digits(str(errors.MAX_ID)) == errors.MAX_ID
     for bad in ("١", "1_000", "-1", "", " 4", str(errors.MAX_ID + 1), "9" * 5000, "12a"):
@@ -133,13 +133,13 @@ def test_seats_in_labels_read_as_player_names() -> None:
     panel = _panel([rob])
     button = _components(panel_components(panel, "en"))[0]["components"][0]
     assert button["label"] == "Rob AI 1"
-    from bot.play import _explained
+    from bot.adapter.panels import _explained
 
     assert _explained(panel, "en") == ["• **Rob AI 1** — Stolen from AI 1."]
 
 
 def test_declared_seat_params_only_become_names() -> None:
-    from bot.messages import named
+    from bot.core.messages import named
 
     params = {"seat": 0, "target": 1, "n": 1, "seats": [1, 0],
               "building": Message("x", {"target": 0})}
@@ -191,7 +191,7 @@ async def test_a_subset_select_parses_back_to_the_offered_subset() -> None:
 
 
 def test_option_autocomplete_offers_each_option_of_the_game() -> None:
-    from bot.commands import option_choices
+    from bot.adapter.game_commands import option_choices
     from tests.bot.race import RACE
 
     values = [c.value for c in option_choices(RACE.spec, "")]
@@ -203,7 +203,7 @@ def test_option_autocomplete_offers_each_option_of_the_game() -> None:
 def test_a_real_havana_thief_panel_names_its_victims() -> None:
     """Issue 8 §5, from a real state: the peso thief's buttons read the victims' names,
     never their 0-based seat numbers."""
-    from bot.play import _explained
+    from bot.adapter.panels import _explained
     from tests.engines.havana.helpers import actions_state, do, give
 
     s = actions_state([("siesta", "debris"), ("siesta", "worker"), ("siesta", "peso_thief")])
@@ -229,11 +229,13 @@ def test_a_real_havana_thief_panel_names_its_victims() -> None:
 
 async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
     """The select's chosen values go through ``Subset.action`` (canonical order, checked)
-    to the same move path as a click; a bad choice is a typed refusal, nothing applied."""
+    and the router (bot/adapter/clicks.py) to the same move path as a click; a bad choice
+    is a typed refusal, nothing applied."""
     from types import SimpleNamespace
 
-    from bot import error_handler, play
+    from bot.adapter import clicks, error_handler, panels
 
+    client = SimpleNamespace(on_click=clicks.route)  # as bot.adapter.app.assemble sets it
     moves: list[tuple[int, int, str]] = []
     refusals: list[Exception] = []
 
@@ -243,13 +245,13 @@ async def test_chosen_values_become_the_subset_action(monkeypatch: Any) -> None:
     async def refuse(interaction: Any, err: Exception) -> None:
         refusals.append(err)
 
-    monkeypatch.setattr(play, "act_from_component", act)
+    monkeypatch.setattr(panels, "act_from_component", act)
     monkeypatch.setattr(error_handler, "handle", refuse)
     item = panel_components(_panel([_multi()]), "en").children[0]
     assert isinstance(item, SubsetSelect)
-    await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": ["2:5", "1:3"]}, client=client))  # type: ignore[arg-type]
     assert moves == [(123456, 4321, "keep a 3 5")]
-    await item.callback(SimpleNamespace(data={"values": []}))  # type: ignore[arg-type]
-    await item.callback(SimpleNamespace(data={"values": ["0:9"]}))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": []}, client=client))  # type: ignore[arg-type]
+    await item.callback(SimpleNamespace(data={"values": ["0:9"]}, client=client))  # type: ignore[arg-type]
     assert len(moves) == 1 and [type(e).__name__ for e in refusals] == [
         "IllegalAction", "InvalidAction"]

@@ -1,4 +1,4 @@
-"""Undo with consent (bot/undo.py) through the real service and SQLite, for every game's kinds
+"""Undo with consent (bot/core/undo.py) through the real service and SQLite, for every game's kinds
 of steps: a free take-back of one's own move, a vote across another player's move, a reveal,
 a draw or a finished turn; refusals and expiry; the rewound snapshot is the replay of the
 shortened log and the log itself only grows."""
@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from bot import errors
-from bot.history import effective, state_at
-from bot.service import GameService
-from bot.undo import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, Undo, plan_undo
+from bot.core import errors
+from bot.core.history import effective, state_at
+from bot.core.service import GameService
+from bot.core.undo import Undo
+from bot.core.undo_rules import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, plan_undo
 from engines.base import TURN_END, Action
 from tests.bot.conftest import FakeClock, both_backends
 

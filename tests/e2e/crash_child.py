@@ -23,9 +23,9 @@ import discord.abc
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.app import build_bot
-from bot.settings import Settings
-from bot.storage.sqlite import SqliteRepository
+from bot.adapter.app import build_bot
+from bot.core.settings import Settings
+from bot.core.storage.sqlite import SqliteRepository
 
 POINTS = ("committed", "before_post", "posted")
 

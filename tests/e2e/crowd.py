@@ -230,8 +230,8 @@ async def run(mix: Mix) -> dict[str, Any]:
     import yarl
     from discord.gateway import DiscordWebSocket
 
-    from bot.app import build_bot
-    from bot.settings import Settings
+    from bot.adapter.app import build_bot
+    from bot.core.settings import Settings
 
     context = multiprocessing.get_context("spawn")
     inbox, outbox = context.Queue(), context.Queue()

@@ -1,5 +1,5 @@
 """Asynchronous play end to end: deadlines, undo votes, replays, export and import, with the
-real application (``bot.app.build_bot``) against the fake Discord.
+real application (``bot.adapter.app.build_bot``) against the fake Discord.
 
 The wall clock is injected (``build_bot(clock=...)``) so a test can jump hours ahead: the
 deadline pass, the clocks and the Discord timestamps all read it. Players act only through
@@ -17,12 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.app import LudoBot, build_bot
-from bot.deadlines import stamp
-from bot.history import effective
-from bot.i18n import t
-from bot.messages import jump_link
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
+from bot.core.deadlines import stamp
+from bot.core.history import effective
+from bot.core.i18n import t
+from bot.core.messages import jump_link
+from bot.core.settings import Settings
 from engines.base import Message
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import (
@@ -54,12 +55,12 @@ class FakeClock:
 async def make_bot(fake: FakeDiscord, database: Path, clock: FakeClock, *,
                    poll: float | None = None) -> LudoBot:
     """The application on ``database`` reading ``clock``; ``poll``: seconds between two
-    deadline passes while it runs (default: the production minute, i.e. none in a test)."""
+    periodic passes while it runs (default: the production minute, i.e. none in a test)."""
     settings = Settings(discord_token=fake.token, database=database, ai_delay=0,
                         ai_level="random")  # the plumbing under test, not AI strength
     bot = await build_bot(settings, clock=clock)
     if poll is not None:
-        bot.deadlines.poll_seconds = poll
+        bot.periodic.change_interval(poll)
     return bot
 
 

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.storage import SqliteRepository
+from bot.core.storage import SqliteRepository
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import HANG, FakeDiscord, InteractionRecord, StoredMessage
 from tests.e2e.test_tuscany_e2e import Table, make_bot

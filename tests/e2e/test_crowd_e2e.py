@@ -78,9 +78,9 @@ async def test_clicks_are_acknowledged_while_answers_wait_their_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With one answer at a time, a second click is still acknowledged at once while the
     first answer is held; both are answered once it is released."""
-    from bot import play
+    from bot.adapter import replies
 
-    monkeypatch.setattr(play, "CONCURRENT_ANSWERS", 1)
+    monkeypatch.setattr(replies, "CONCURRENT_ANSWERS", 1)
     fake = fake_discord
     bot = await make_bot(fake, tmp_path / "db.sqlite3")
     async with run_bot(bot):

@@ -1,15 +1,18 @@
 """Hostile clicks at the bot's edge (issue 13, item 4), through the real client and the fake
 Discord: custom_ids are plain text any client can send, so a click from another server, with
 an id beyond 64 bits or from someone without a seat is refused privately, once, in one place
-(bot/guard.py), and nothing is shown or changed."""
+(bot/adapter/guard.py), and nothing is shown or changed."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import t
+import pytest
+
+from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, StoredMessage, walk_components
 from tests.e2e.test_havana_e2e import Table, make_bot
@@ -153,3 +156,39 @@ async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, ru
         assert len([r for r in rows if r.is_undo]) == 1
         assert len([r for r in rows if r.seat == 0 and r.effective]) == 0
         assert (await bot.service.get(table.game_id)).version == version + 1
+
+
+async def test_a_click_reads_and_decodes_the_game_once(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move clicked in a panel: the move and the refreshed panel come from one read of
+    the game and its state (the service draws the mover's panel from the state it saved).
+    Reads by the AI runner and the outbox deliverer, in their own tasks, are not the
+    click's."""
+    fake = fake_discord
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        table = Table(fake)
+        await table.open()
+        panel = await table.stable_panel("alice")
+        pick = next(c for c in panel.interactive()
+                    if c["custom_id"].startswith(("ludo:do:", "ludo:sel:")))
+        if pick["type"] == 2:
+            payload = fake.button(pick["custom_id"], panel, user="alice")
+        else:
+            payload = fake.select(pick["custom_id"], [pick["options"][0]["value"]], panel,
+                                  user="alice")
+        reads: list[str] = []
+        load_game = bot.service.repo.load_game
+
+        async def counted(game_id: int) -> Any:
+            task = asyncio.current_task()
+            name = task.get_name() if task is not None else ""
+            if not name.startswith(("ai-", "outbox")):
+                reads.append(name)
+            return await load_game(game_id)
+
+        monkeypatch.setattr(bot.service.repo, "load_game", counted)
+        record = await fake.interact(payload)
+        answers = [m for m in fake.interaction_messages(record) if m.interactive()]
+        assert answers, "the panel was refreshed"
+        assert len(reads) == 1, reads

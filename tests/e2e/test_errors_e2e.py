@@ -1,4 +1,4 @@
-"""One error handler (bot/error_handler.py): refusals and errors are always private, each
+"""One error handler (bot/adapter/error_handler.py): refusals and errors are always private, each
 logged once, with a traceback only for the unexpected ones."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, StoredMessage
 from tests.e2e.test_havana_e2e import make_bot

@@ -1,4 +1,4 @@
-"""Havana end to end: the real application (``bot.app.build_bot``) against the fake Discord.
+"""Havana end to end: the real application (``bot.adapter.app.build_bot``) against the fake Discord.
 
 Players act only as a Discord user can — slash commands, autocomplete, buttons, selects —
 and the tests check only what Discord would hold: messages (public or ephemeral), uploads,
@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot.app import LudoBot, build_bot
-from bot.i18n import t
-from bot.render import render_sync
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
+from bot.core.i18n import t
+from bot.core.render import render_sync
+from bot.core.settings import Settings
 from tests.e2e import discord_limits, leaks
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord, InteractionRecord, StoredMessage

@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from bot.app import LudoBot, build_bot
-from bot.i18n import t
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
+from bot.core.i18n import t
+from bot.core.settings import Settings
 from engines.minos.data import GUARD_STEPS, SHIP_STEPS
 from tests.e2e import discord_limits
 from tests.e2e.conftest import RunBot
@@ -181,9 +182,9 @@ class Alice:
 async def test_a_whole_game_with_a_conflict_where_the_human_defends(
         fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.service
+    import bot.core.service
 
-    monkeypatch.setattr(bot.service.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(bot.core.service.secrets, "randbits", lambda bits: SEED)
     fake = fake_discord
     app = await build_bot(Settings(discord_token=fake.token, database=tmp_path / "db.sqlite3",
                                    ai_delay=0, ai_level="random"))  # the seed's game

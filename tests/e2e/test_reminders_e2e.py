@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_async_e2e import FakeClock, make_bot, open_game
@@ -24,11 +24,11 @@ async def test_reminder_by_dm_falls_back_to_the_channel_and_can_be_muted(
         alice = fake.user("alice")["id"]
 
         # Not due yet: nothing is sent.
-        assert await bot.scheduler.run_due(clock() + 1) == 0
+        assert await bot.reminders.run_due(clock() + 1) == 0
 
         # Due, DMs open: the reminder goes by DM, with a mute button.
         clock.advance(25)
-        assert await bot.scheduler.run_due(clock()) == 1
+        assert await bot.reminders.run_due(clock()) == 1
         await fake.idle()
         (dm,) = [m for m in fake.dm_messages("alice") if "⏰" in m.content]
         assert f"<@{alice}>" in dm.content
@@ -38,7 +38,7 @@ async def test_reminder_by_dm_falls_back_to_the_channel_and_can_be_muted(
         # Due again, DMs closed: the channel gets the mention instead.
         fake.close_dms("alice")
         clock.advance(25)
-        assert await bot.scheduler.run_due(clock()) == 1
+        assert await bot.reminders.run_due(clock()) == 1
         await fake.idle()
         ping = fake.last_message(predicate=lambda m: "⏰" in m.content)
         assert not ping.ephemeral and f"<@{alice}>" in ping.content
@@ -49,4 +49,4 @@ async def test_reminder_by_dm_falls_back_to_the_channel_and_can_be_muted(
         (note,) = fake.interaction_messages(muted)
         assert note.ephemeral and "🔕" in note.content
         clock.advance(25)
-        assert await bot.scheduler.run_due(clock()) == 0
+        assert await bot.reminders.run_due(clock()) == 0

@@ -15,10 +15,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.app import LudoBot, build_bot
-from bot.i18n import t
-from bot.models import FINISHED
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
+from bot.core.i18n import t
+from bot.core.models import FINISHED
+from bot.core.settings import Settings
 from cogs.rio import VERBS
 from engines.rio import ENGINE
 from engines.rio.state import Combat

@@ -13,9 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.app import LudoBot, build_bot
-from bot.i18n import t
-from bot.settings import Settings
+from bot.adapter.app import build_bot
+from bot.adapter.client import LudoBot
+from bot.core.i18n import t
+from bot.core.settings import Settings
 from cogs.tuscany import VERBS
 from tests.e2e import discord_limits, leaks
 from tests.e2e.conftest import RunBot

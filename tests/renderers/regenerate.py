@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
-from bot.i18n import translator
+from bot.core.i18n import translator
 from renderers import havana, minos, rio, tuscany
 from tests.renderers import havana_states, minos_states, rio_states, tuscany_states
 from tests.renderers.helper import FIXTURE_DIR, GOLDEN_DIR, golden_path, load_fixture

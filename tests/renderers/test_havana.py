@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot.i18n import t, translator
+from bot.core.i18n import t, translator
 from engines.havana.data import BUILDINGS, CARDS
 from engines.havana.engine import ENGINE
 from renderers import havana

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot.i18n import translator
+from bot.core.i18n import translator
 from engines.base import Action
 from engines.tuscany.engine import ENGINE
 from engines.tuscany.state import State

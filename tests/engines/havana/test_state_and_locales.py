@@ -147,7 +147,7 @@ def test_rules_summary_fits() -> None:
 
 # --- audit: texts that state a rule must state it right -----------------------------------------
 def _say(message: Message | Event | None, locale: str) -> str:
-    from bot.i18n import t
+    from bot.core.i18n import t
     assert message is not None
     return t(message.key, locale, **dict(message.params))
 
@@ -198,8 +198,8 @@ def test_thief_descriptions_name_the_any_opponent_fallback(locale: str, words: s
 
 
 def test_choice_descriptions_fit_a_discord_select_option() -> None:
-    # bot/ui.py cuts a select option's description at 100 characters: a rule text cut there
-    # would lose its end, so every description template must fit.
+    # bot/adapter/components.py cuts a select option's description at 100 characters: a rule
+    # text cut there would lose its end, so every description template must fit.
     long = {(loc, k): len(v) for loc, cat in LOCALES.items() for k, v in cat.items()
             if k.startswith("havana.desc.") and len(v) > 100}
     assert long == {}

@@ -1,0 +1,282 @@
+"""The deadline pass: warnings before a move deadline, the timeout policy when it passes,
+abandoned seats, vacations that ended, "you're next" notices and quiet-hour deliveries.
+
+Everything it needs is in the database, so a pass after a restart catches up on whatever
+fell due while the bot was down, and only once: a timeout is claimed in a transaction
+guarded by the game version and the expired clock (:meth:`Repository.claim_timeout`), and
+each move it plays goes through the service's versioned save. The bot runs one pass at
+start-up, then the bot's one periodic loop runs one a minute (:mod:`bot.adapter.periodic`).
+
+Timeout policies (docs/ASYNC.md):
+
+* ``ai`` — the AI plays the absent player's part of the turn (BGA's "zombie" player);
+* ``skip`` — the engine's optional ``skip_action(state, seat) -> Action | None`` names the
+  move that skips; where it returns None (or the game has no such method) the AI plays;
+* after ``abandon_after`` consecutive misses the seat is declared abandoned: the AI keeps
+  playing it until someone in the channel takes it over (:mod:`bot.core.absence_policies`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.core import move_clocks
+from bot.core.errors import StaleVersion
+from bot.core.messages import jump_link
+from bot.core.models import ACTIVE, GameInfo, MoveResult, Seat
+from bot.core.quiet_hours import quiet_until
+from bot.core.service import GameService
+from bot.core.storage.base import Reminder, VersionConflict
+from engines.base import Action, Engine, GameError, Message, offered
+
+log = logging.getLogger(__name__)
+MAX_STEPS = 200  # moves played for one absent seat in one timeout (a whole turn)
+ABANDONED_NAME = "{name} 🤖"
+
+
+class DeadlineOutput(Protocol):
+    """Where the pass speaks; the bot implements it over Discord, tests record it."""
+
+    async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
+        """A public message in the game's channel."""
+
+    async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
+                     *, dm: bool) -> bool:
+        """A message to one player (by DM if ``dm``); False if it could not be delivered."""
+
+    async def moved(self, result: MoveResult) -> None:
+        """A move was played for an absent player: post its turn message if any."""
+
+    def resume_ai(self, game_id: int) -> None:
+        """AI seats (or an abandoned one) may be awaited now."""
+
+
+@dataclass
+class PassReport:
+    """What one pass did (logged; read by tests)."""
+
+    resumed: int = 0
+    warned: int = 0
+    expired: int = 0
+    abandoned: int = 0
+    notices: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.resumed or self.warned or self.expired or self.abandoned
+                    or self.notices)
+
+
+class DeadlineKeeper:
+    def __init__(self, service: GameService, output: DeadlineOutput,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.service = service
+        self.repo = service.repo
+        self.output = output
+        self.clock = clock
+        self._pass_lock = asyncio.Lock()
+
+    async def run_due(self, now: float | None = None) -> PassReport:
+        """One pass over everything due at ``now``; passes never overlap."""
+        now = self.clock() if now is None else now
+        report = PassReport()
+        async with self._pass_lock:
+            for step in (self._resume_vacations, self._expire, self._warn, self._before,
+                         self._deliver):
+                await step(now, report)
+        if report:
+            log.info("deadline pass: %s", report)
+        return report
+
+    # ------------------------------------------------------------ vacations
+    async def _resume_vacations(self, now: float, report: PassReport) -> None:
+        for vacation in await self.repo.vacations_to_resume(now):
+            await resume_user(self.service, vacation.user_id, vacation.end_at, now)
+            await self.repo.mark_vacation_resumed(vacation.id)
+            report.resumed += 1
+
+    # ------------------------------------------------------------ warnings
+    async def _warn(self, now: float, report: PassReport) -> None:
+        for row in await self.repo.claim_due_warnings(now):  # none another process does
+            game = await self._seat_game(row)
+            if game is None:
+                continue
+            prefs = await self.repo.user_settings(row.user_id)
+            wake = quiet_until(prefs, now)
+            if wake is not None:  # quiet hours: the warning waits, the deadline does not
+                await self.repo.set_warn_at(game.id, row.seat, row.turn_version, wake)
+                continue
+            await self.repo.set_warn_at(game.id, row.seat, row.turn_version, None)
+            assert row.deadline_at is not None
+            params = {"player": f"<@{row.user_id}>", "game": Message(f"{game.game_key}.name"),
+                      "deadline": stamp(row.deadline_at), "link": jump_link(game)}
+            if await self._tell(game, row.user_id, "deadline.warning", params,
+                                dm=prefs.dm_opt_in):
+                report.warned += 1
+
+    async def _tell(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
+                    *, dm: bool) -> bool:
+        """By DM when asked, falling back to a mention in the channel."""
+        try:
+            if dm and await self.output.notify(game, user_id, key, params, dm=True):
+                return True
+            return await self.output.notify(game, user_id, key, params, dm=False)
+        except Exception:
+            log.exception("game %d: message %s to %d failed", game.id, key, user_id)
+            return False
+
+    # ------------------------------------------------------------ expiry
+    async def _expire(self, now: float, report: PassReport) -> None:
+        for row in await self.repo.claim_due_deadlines(now):  # none another process does
+            try:
+                await self._timeout(row, now, report)
+            except Exception:
+                log.exception("game %d: timeout of seat %d failed", row.game_id, row.seat)
+
+    async def _timeout(self, row: Reminder, now: float, report: PassReport) -> None:
+        game = await self._seat_game(row)
+        if game is None:
+            return
+        policy = await self.repo.deadline_policy(game.id)
+        misses = await self.repo.claim_timeout(game.id, row.seat, row.user_id, row.turn_version,
+                                               expected_version=game.version, now=now)
+        if misses is None:
+            log.info("game %d: timeout of seat %d no longer applies", game.id, row.seat)
+            return
+        skipped: list[bool] = []
+
+        def choose(engine: Engine[Any], state: Any,
+                   current: GameInfo) -> Action | Awaitable[Action]:
+            if policy.on_timeout == "skip":
+                action = engine.skip_action(state, row.seat)
+                # A skip the rules refuse would block the seat: the AI plays instead.
+                if isinstance(action, Action) and offered(engine, state, row.seat, action):
+                    skipped.append(True)
+                    return action
+            skipped.append(False)
+            return self.service.think(current, engine, state, row.seat, current.ai_level)
+
+        results: list[MoveResult] = []
+        for _ in range(MAX_STEPS):
+            try:
+                result = await self.service.move_for(game.id, row.seat, row.user_id, choose)
+            except (StaleVersion, GameError) as err:
+                log.info("game %d: timeout move for seat %d refused: %s", game.id, row.seat, err)
+                break
+            if result is None:
+                break
+            results.append(result)
+            if result.turn_completed:  # their turn is over; a next one has its own clock
+                break
+        report.expired += 1
+        key = "deadline.expired_skip" if skipped and all(skipped) else "deadline.expired_ai"
+        log.info("game %d: seat %d (user %d) timed out, miss %d, %d move(s) %s", game.id,
+                 row.seat, row.user_id, misses, len(results), key.rsplit("_", 1)[-1])
+        await self.output.announce(game, key, {"player": f"<@{row.user_id}>",
+                                               "misses": misses})
+        for result in results:
+            await self.output.moved(result)
+        threshold = policy.abandon_after
+        if threshold and misses >= threshold and await self._abandon(game.id, row, misses):
+            report.abandoned += 1
+        self.output.resume_ai(game.id)
+
+    async def _abandon(self, game_id: int, row: Reminder, misses: int) -> bool:
+        game = await self.service.get(game_id)
+        if game.status != ACTIVE or game.seats[row.seat].user_id != row.user_id:
+            return False
+        name = ABANDONED_NAME.format(name=game.seats[row.seat].name)[:80]
+        try:
+            game = await self.repo.abandon_seat(
+                game_id, Seat(row.seat, None, name, game.ai_level), row.user_id,
+                row.turn_version, now=self.clock())
+        except VersionConflict:
+            return False
+        log.info("game %d: seat %d abandoned by user %d after %d misses", game_id, row.seat,
+                 row.user_id, misses)
+        await self.output.announce(game, "deadline.abandoned",
+                                   {"player": f"<@{row.user_id}>", "misses": misses,
+                                    "seat": row.seat + 1})
+        return True
+
+    async def _seat_game(self, row: Reminder) -> GameInfo | None:
+        """The row's game if it is active and the seat is still that player's."""
+        game = await self.repo.get_game(row.game_id)
+        if game is None or game.status != ACTIVE or row.seat >= len(game.seats):
+            return None
+        return game if game.seats[row.seat].user_id == row.user_id else None
+
+    # ------------------------------------------------------------ "you're next"
+    async def _before(self, now: float, report: PassReport) -> None:
+        for row in await self.repo.pending_before():
+            await self.repo.mark_before_sent(row.game_id, row.seat, row.turn_version)
+            game = await self._seat_game(row)
+            if game is None:
+                continue
+            nxt = game.seats[(row.seat + 1) % len(game.seats)]
+            if nxt.user_id is None or nxt.user_id == row.user_id:
+                continue
+            prefs = await self.repo.user_settings(nxt.user_id)
+            if not prefs.notify_before:
+                continue
+            if any(r.seat == nxt.seat for r in await self.repo.reminders(game.id)):
+                continue  # already awaited themselves
+            wake = quiet_until(prefs, now)
+            if wake is not None:
+                await self.repo.add_notice(game.id, row.seat, row.turn_version, nxt.user_id,
+                                           "before", wake)
+                continue
+            if await self._send_before(game, row.seat, nxt.user_id):
+                report.notices += 1
+
+    async def _send_before(self, game: GameInfo, seat: int, user_id: int) -> bool:
+        params = {"player": game.seats[seat].name, "game": Message(f"{game.game_key}.name"),
+                  "link": jump_link(game)}
+        return await self._tell(game, user_id, "deadline.you_are_next", params, dm=True)
+
+    async def _deliver(self, now: float, report: PassReport) -> None:
+        """Held-back notices whose quiet hours ended; dropped when the turn moved on."""
+        for notice in await self.repo.due_notices(now):
+            await self.repo.delete_notice(notice.id)
+            game = await self.repo.get_game(notice.game_id)
+            if game is None or game.status != ACTIVE:
+                continue
+            current = [r for r in await self.repo.reminders(game.id)
+                       if r.seat == notice.seat and r.turn_version == notice.turn_version]
+            if not current:
+                continue
+            prefs = await self.repo.user_settings(notice.user_id)
+            wake = quiet_until(prefs, now)
+            if wake is not None:  # the player moved their quiet hours meanwhile
+                await self.repo.add_notice(game.id, notice.seat, notice.turn_version,
+                                           notice.user_id, notice.kind, wake)
+                continue
+            if await self._send_before(game, notice.seat, notice.user_id):
+                report.notices += 1
+
+
+# ---------------------------------------------------------------- shared helpers
+
+def stamp(at: float) -> str:
+    """A Discord timestamp that every reader sees in their own time zone ("in 3 hours")."""
+    return f"<t:{int(at)}:R>"
+
+
+async def resume_user(service: GameService, user_id: int, at: float, now: float) -> int:
+    """Restart a player's stopped clocks (their vacation ended at ``at``), except in games
+    the table has paused; return how many were restarted."""
+    repo = service.repo
+    rows = await repo.user_clocks(user_id)
+    restarted = 0
+    for game_id in sorted({r.game_id for r in rows}):
+        policy = await repo.deadline_policy(game_id)
+        if not policy.enabled or policy.paused_at is not None:
+            continue
+        changed = move_clocks.resume(policy, [r for r in rows if r.game_id == game_id], at, now)
+        await repo.set_clocks(game_id, changed)
+        restarted += len(changed)
+    return restarted
