@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 PORT = 5432  # only names the socket file: the server listens on no TCP port
 
@@ -95,6 +96,12 @@ class PostgresServer:
         template = "ludo_template" if migrated else "template0"
         await self._admin(f"CREATE DATABASE {name} TEMPLATE {template}")
         return self.dsn(name)
+
+    async def drop_database(self, dsn: str) -> None:
+        """Drop a database made by :meth:`create_database` (each is a few megabytes: a
+        session of hundreds of tests would otherwise fill the disk)."""
+        name = urlsplit(dsn).path.lstrip("/")
+        await self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     async def _admin(self, sql: str) -> None:
         import asyncpg

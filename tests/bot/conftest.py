@@ -77,12 +77,17 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def database(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str | Path:
-    """Where this test's repository lives: a SQLite file, or a fresh PostgreSQL database."""
+async def database(backend: str, db_path: Path,
+                   request: pytest.FixtureRequest) -> AsyncIterator[str | Path]:
+    """Where this test's repository lives: a SQLite file, or a fresh PostgreSQL database
+    (dropped after the test)."""
     if backend == "sqlite":
-        return db_path
+        yield db_path
+        return
     server = request.getfixturevalue("postgres_server")
-    return await server.create_database()
+    dsn = await server.create_database()
+    yield dsn
+    await server.drop_database(dsn)
 
 
 @pytest.fixture

@@ -13,9 +13,7 @@ from bot.core.storage import SqliteRepository
 from bot.core.thinker import Thinker
 from engines import registry
 from engines.ai import choose
-from tests.bot.conftest import FakeClock, FakeRender, both_backends
-
-pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
+from tests.bot.conftest import FakeClock, FakeRender
 
 ANN = 101
 

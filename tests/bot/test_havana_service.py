@@ -9,9 +9,7 @@ import pytest
 from bot.core.models import FINISHED
 from bot.core.service import GameService
 from bot.core.storage import SqliteRepository
-from tests.bot.conftest import FakeClock, FakeRender, both_backends
-
-pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
+from tests.bot.conftest import FakeClock, FakeRender
 
 pytest.importorskip("engines.havana")
 

@@ -16,9 +16,6 @@ from bot.adapter.components import (
 from bot.core.service import GameService
 from bot.core.settings import Settings
 from bot.core.storage import SqliteRepository
-from tests.bot.conftest import both_backends
-
-pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 NEW = {"undo", "replay", "export", "import", "history", "leaderboard", "profile"}
 

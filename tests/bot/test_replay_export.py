@@ -26,8 +26,6 @@ from engines import registry
 from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
 
-pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
-
 GAMES = sorted(registry.games())
 
 
@@ -38,6 +36,7 @@ async def _finished(service: GameService, key: str, seed: int = 11) -> int:
     return game_id
 
 
+@both_backends  # the whole log written back by import_game, read by history
 @pytest.mark.parametrize("key", GAMES)
 async def test_export_import_reproduces_the_game(service: GameService, key: str) -> None:
     game_id = await _finished(service, key)

@@ -8,7 +8,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 
 import asyncpg
@@ -33,6 +33,23 @@ from tests.bot.conftest import both_backends
 from tests.postgres_server import PostgresServer
 
 NOW = 1000.0
+
+
+NewDatabase = Callable[..., Awaitable[str]]
+
+
+@pytest.fixture
+async def new_postgres(postgres_server: PostgresServer) -> AsyncIterator[NewDatabase]:
+    """Makes fresh PostgreSQL databases for one test (dropped after it)."""
+    made: list[str] = []
+
+    async def make(*, migrated: bool = True) -> str:
+        made.append(await postgres_server.create_database(migrated=migrated))
+        return made[-1]
+
+    yield make
+    for dsn in made:
+        await postgres_server.drop_database(dsn)
 
 
 async def _lobby(repo: Repository, channel: int = 10, **kw: object) -> int:
@@ -222,8 +239,8 @@ async def test_retries_give_up_with_the_error(db_path: Path) -> None:
 
 
 async def test_postgres_migrations_are_recorded_and_idempotent(
-        postgres_server: PostgresServer) -> None:
-    dsn = await postgres_server.create_database(migrated=False)
+        new_postgres: NewDatabase) -> None:
+    dsn = await new_postgres(migrated=False)
     assert [n for n, _, _ in postgres_migrations()] == [n for n, _, _ in migrations()]
     repo = await open_repository(dsn)
     assert await repo.schema_version() == migrations()[-1][0]
@@ -245,8 +262,8 @@ async def test_postgres_migrations_are_recorded_and_idempotent(
 
 
 async def test_postgres_processes_migrating_together_apply_each_migration_once(
-        postgres_server: PostgresServer) -> None:
-    dsn = await postgres_server.create_database(migrated=False)
+        new_postgres: NewDatabase) -> None:
+    dsn = await new_postgres(migrated=False)
     repos = await asyncio.gather(*(open_repository(dsn) for _ in range(3)))
     try:
         assert {await r.schema_version() for r in repos} == {migrations()[-1][0]}
@@ -490,10 +507,10 @@ async def _poll(repo: Repository, claim: str) -> list[object]:
 
 
 async def test_postgres_concurrent_claims_never_hand_out_a_job_twice(
-        postgres_server: PostgresServer) -> None:
+        new_postgres: NewDatabase) -> None:
     """Two processes (two pools, three pollers each) work through the same due jobs at
     once: every job is done exactly once, by one of them."""
-    dsn = await postgres_server.create_database()
+    dsn = await new_postgres()
     setup, first, second = [await open_repository(dsn) for _ in range(3)]
     pollers = (first, second) * 3
     try:
@@ -521,8 +538,8 @@ async def test_postgres_concurrent_claims_never_hand_out_a_job_twice(
 
 
 async def test_postgres_two_concurrent_moves_at_one_version_store_one(
-        postgres_server: PostgresServer) -> None:
-    dsn = await postgres_server.create_database()
+        new_postgres: NewDatabase) -> None:
+    dsn = await new_postgres()
     one, two = await open_repository(dsn), await open_repository(dsn)
     try:
         for round_ in range(10):
