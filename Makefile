@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test demo bench bench-ai soak lint goldens clean
+.PHONY: run test demo bench bench-ai bench-shards soak lint goldens clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -30,6 +30,9 @@ bench: $(VENV)/.installed
 
 bench-ai: $(VENV)/.installed
 	$(BIN)/python -m bot.bench_ai
+
+bench-shards: $(VENV)/.installed
+	$(BIN)/python -m bot.bench_shards
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

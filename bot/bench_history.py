@@ -134,7 +134,8 @@ async def measure(game: LongGame, repo: SqliteRepository, repeat: int) -> Length
         current, _engine, _state = await service._load(game_id)
         await service._only_others_moved(current, seat, current.version - 1)
 
-    async def frame() -> None:
+    async def frame() -> None:  # a frame nobody has asked for yet: rebuilt and drawn
+        service.images.clear()
         await History(service).frame(game_id, None, "en")
 
     async def frame_from_setup() -> None:

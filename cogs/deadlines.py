@@ -2,7 +2,8 @@
 
 Like ``cogs.history``, a second cog whose commands move into the lobby's ``/game`` group in
 :meth:`Deadlines.cog_load` (load it after ``cogs.lobby``). The rules live in
-:mod:`bot.core.absence_policies`; this only parses and presents.
+:mod:`bot.core.absence_policies`; this only parses and presents. Every command is
+acknowledged before it reads the database.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ class Deadlines(commands.Cog):
                        hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
                        on_timeout: str | None = None,
                        abandon_after: app_commands.Range[int, 0, 20] | None = None) -> None:
+        await replies.defer_private(interaction)  # a vote's outcome is answered publicly
         absence, user = self.bot.absence, interaction.user
         locale = replies.user_locale(interaction)
         game = await self._here(interaction)
@@ -126,6 +128,7 @@ class Deadlines(commands.Cog):
                           description=L("Vote to pause this game's clocks, or to resume them",
                                         "deadline.cmd.pause.desc"))
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
+        await replies.defer_public(interaction)
         absence = self.bot.absence
         game = await self._here(interaction)
         public = await replies.public_locale(self.bot, game.guild_id)
@@ -149,6 +152,7 @@ class Deadlines(commands.Cog):
     @app_commands.rename(days=L("days", "deadline.cmd.opt.days"))
     async def vacation(self, interaction: discord.Interaction[Any],
                        days: app_commands.Range[int, 0, 365] | None = None) -> None:
+        await replies.defer_private(interaction)
         absence, user = self.bot.absence, interaction.user
         locale = replies.user_locale(interaction)
         if days is None:
@@ -170,6 +174,7 @@ class Deadlines(commands.Cog):
     @app_commands.rename(seat=L("seat", "deadline.cmd.opt.seat"))
     async def takeover(self, interaction: discord.Interaction[Any],
                        seat: app_commands.Range[int, 1, 8] | None = None) -> None:
+        await replies.defer_public(interaction)
         user = interaction.user
         game = await self._here(interaction)
         game = await self.bot.absence.takeover(game.id, user.id, user.display_name,

@@ -70,6 +70,7 @@ class History(commands.Cog):
                           description=L("Take back your last move (the others vote when needed)",
                                         "history.cmd.undo.desc"))
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await replies.defer_private(interaction)  # a request to the table is answered publicly
         game = await self.bot.service.in_channel(interaction.channel_id or 0)
         if game is None:
             raise NoGameHere()
@@ -83,6 +84,7 @@ class History(commands.Cog):
                            public=L("Show it to the channel", "history.cmd.public"))
     async def replay(self, interaction: discord.Interaction[Any], game_id: int | None = None,
                      public: bool = False) -> None:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         found = await self._game_id(interaction, game_id)
         await hv.send_replay(interaction, found, public=public)
 
@@ -122,6 +124,7 @@ class History(commands.Cog):
                           description=L("This server's finished games",
                                         "history.cmd.history.desc"))
     async def history(self, interaction: discord.Interaction[Any]) -> None:
+        await replies.defer_private(interaction)
         text, view = await hv.games_message(self.bot, interaction.guild_id or 0, 0,
                                             replies.user_locale(interaction))
         await replies.reply(interaction, text, view=view)
@@ -137,6 +140,7 @@ class History(commands.Cog):
                app_commands.Choice(name=L("global", "history.scope.global"), value="global")])
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str,
                           scope: str = "server") -> None:
+        await replies.defer_private(interaction)
         locale = replies.user_locale(interaction)
         where = GLOBAL if scope == "global" else interaction.guild_id or GLOBAL
         rows, total = await self.bot.service.ratings.leaderboard(game, where, limit=15)
@@ -155,6 +159,7 @@ class History(commands.Cog):
     @app_commands.describe(user=L("Whose profile (default: yours)", "history.cmd.user"))
     async def profile(self, interaction: discord.Interaction[Any],
                       user: discord.User | None = None) -> None:
+        await replies.defer_private(interaction)
         locale = replies.user_locale(interaction)
         who = user or interaction.user
         ratings = self.bot.service.ratings

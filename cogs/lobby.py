@@ -158,6 +158,7 @@ class Lobby(commands.Cog):
 
     async def _lobby_op(self, interaction: discord.Interaction[Any], op: str,
                         level: str | None = None) -> None:
+        await replies.defer_private(interaction)  # public only when the lobby is not redrawn
         game = await self._here(interaction)
         game = await lobby.seat_change(self.bot, game.id, interaction.user, op, level)
         locale = await replies.public_locale(self.bot, interaction.guild_id)
@@ -172,6 +173,7 @@ class Lobby(commands.Cog):
                   description=L("Cancel this game (creator before start, vote after)",
                                 "cmd.cancel.desc"))
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        await replies.defer_public(interaction)
         game = await self._here(interaction)
         admin = _is_admin(interaction)
         if game.status == LOBBY or admin:
@@ -188,6 +190,7 @@ class Lobby(commands.Cog):
     @app_commands.describe(player=L("The absent player", "cmd.kick.player"))
     @app_commands.default_permissions(manage_guild=True)
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        await replies.defer_public(interaction)
         game = await self._here(interaction)
         seat = game.seat_of(player.id)
         if seat is None:
@@ -258,6 +261,7 @@ class Lobby(commands.Cog):
     @app_commands.describe(game=L("Which game (default: the one here)", "cmd.rules.game"))
     @app_commands.choices(game=_game_choices())
     async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        await replies.defer_private(interaction)  # the game here is read from the database
         locale = replies.user_locale(interaction)
         if game is None:
             here = await self.bot.service.in_channel(interaction.channel_id or 0)
@@ -299,6 +303,7 @@ class Lobby(commands.Cog):
                        quiet_start: str | None = None, quiet_end: str | None = None,
                        notify_before: bool | None = None,
                        vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
+        await replies.defer_private(interaction)  # read and written in the database
         service, user = self.bot.service, interaction.user
         absence, locale = self.bot.absence, replies.user_locale(interaction)
         if scope == "server":

@@ -179,10 +179,12 @@ class Tuscany(GameCog):
         seat = player - 1 if player is not None else (own.seat if own else 0)
         if not 0 <= seat < len(game.seats):
             raise ServiceError(key="service.not_seated")
-        view = await self.bot.service.view(game.id, None)
+        game, view = await self.bot.service.spectator(game.id)
         names = [s.name for s in game.seats]
-        png = await off_loop(
-            lambda: encode_png(render_region(view, seat, names=names, words=translator(locale))))
+        # Drawn once per (game, version, region, locale, names) however many look at it.
+        key = ("look", game.id, game.version, seat, locale, tuple(names))
+        png = await self.bot.service.images.get(key, lambda: off_loop(
+            lambda: encode_png(render_region(view, seat, names=names, words=translator(locale)))))
         await interaction.followup.send(
             t("tuscany.panel.region_of", locale, name=names[seat]),
             file=discord.File(io.BytesIO(png), filename="region.png"), ephemeral=True)

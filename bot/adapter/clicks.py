@@ -30,7 +30,7 @@ from bot.adapter.components import (
     UndoVoteButton,
     chosen_position,
 )
-from bot.adapter.replies import bot_of, user_locale
+from bot.adapter.replies import bot_of, reply, update, user_locale
 from bot.core.i18n import t
 
 
@@ -45,8 +45,7 @@ async def route(item: Any, interaction: discord.Interaction[Any]) -> None:
         case ActSelect():
             action = item.chosen(interaction)
             if action is None:
-                await interaction.response.send_message(
-                    t("ui.nothing_chosen", user_locale(interaction)), ephemeral=True)
+                await reply(interaction, t("ui.nothing_chosen", user_locale(interaction)))
                 return
             await panels.act_from_component(interaction, item.game_id, item.version, action)
         case SubsetSelect():
@@ -66,7 +65,7 @@ async def route(item: Any, interaction: discord.Interaction[Any]) -> None:
             text, view = await history_pages.log_message(
                 bot_of(interaction), item.game_id, item.page, user_locale(interaction),
                 item.size)
-            await interaction.response.edit_message(content=text, view=view)
+            await update(interaction, text, view)
         case ReplayButton():
             await history_pages.show_position(interaction, item.game_id, item.position)
         case ReplaySelect():
@@ -75,6 +74,6 @@ async def route(item: Any, interaction: discord.Interaction[Any]) -> None:
         case GamesPageButton():
             text, view = await history_pages.games_message(
                 bot_of(interaction), item.guild_id, item.page, user_locale(interaction))
-            await interaction.response.edit_message(content=text, view=view)
+            await update(interaction, text, view)
         case _:
             raise TypeError(f"no flow for the component {type(item).__name__}")

@@ -27,6 +27,7 @@ from bot.core.models import MoveResult
 from bot.core.reminders import Reminders
 from bot.core.service import GameService
 from bot.core.settings import Settings
+from bot.core.shards import Shards
 from bot.core.storage import Repository
 from engines import registry
 
@@ -57,7 +58,8 @@ class LudoBot(commands.Bot):
     on_click: Click  # what a restart-proof component's click does (bot.adapter.clicks)
     dynamic_item_count: int = 0
 
-    def __init__(self, settings: Settings, service: GameService, repo: Repository) -> None:
+    def __init__(self, settings: Settings, service: GameService, repo: Repository,
+                 **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about the missing voice
         # libraries (PyNaCl, davey) would only alarm whoever reads the log.
         VoiceClient.warn_nacl = False
@@ -66,8 +68,11 @@ class LudoBot(commands.Bot):
         intents.guilds = True  # channels and threads; no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False))
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+                         **options)
         self.settings = settings
+        # The periodic work of the games in this process's shards' guilds is its own.
+        self.served = Shards.of_process(settings.shard_count, settings.shard_ids)
         self.service = service
         self.repo = repo
         self.presenters: dict[str, Presenter] = {}
@@ -97,7 +102,7 @@ class LudoBot(commands.Bot):
         except Exception:
             log.exception("start-up deadline pass failed")
         self.periodic.start()
-        for game_id in await self.service.games_awaiting_ai():
+        for game_id in await self.service.games_awaiting_ai(self.served):
             self.schedule_ai(game_id)
         self.outbox.kick()  # what a crash left unsent goes out once the gateway is ready
         log.info("ready: %d extension(s), %d dynamic item type(s)", len(self.extensions),
@@ -113,6 +118,11 @@ class LudoBot(commands.Bot):
         await self.outbox.close()  # a row it was sending stays pending for the next start
         await super().close()
         await self.repo.close()
+
+    async def refresh_locales(self) -> None:
+        """Re-read the players' chosen languages: with several processes, one may have been
+        chosen through another (a periodic job then; read once in ``setup_hook``)."""
+        self.user_locales = await self.service.user_locales()
 
     # ------------------------------------------------------------ shared services
     def presenter(self, game_key: str) -> Presenter:
@@ -137,6 +147,9 @@ class LudoBot(commands.Bot):
 
     async def _run_ai(self, game_id: int) -> None:
         try:
+            if not self.served.everything \
+                    and not self.served.owns((await self.service.get(game_id)).guild_id):
+                return  # its server's process plays it once it delivers the turn message
             await self._play_ai(game_id)
             while game_id in self._ai_again and not self._closing:
                 self._ai_again.discard(game_id)
@@ -152,3 +165,14 @@ class LudoBot(commands.Bot):
         """Play every AI move now awaited, posting each completed turn."""
         async for result in self.service.ai_moves(game_id):
             await self.publish(result)
+
+
+class ShardedLudoBot(LudoBot, commands.AutoShardedBot):
+    """The bot holding the shards ``LUDO_SHARD_IDS`` of ``LUDO_SHARD_COUNT``: Discord sends
+    it the events of those shards' guilds (and DMs with shard 0)."""
+
+    def __init__(self, settings: Settings, service: GameService,
+                 repo: Repository) -> None:
+        shards = Shards.of_process(settings.shard_count, settings.shard_ids)
+        super().__init__(settings, service, repo, shard_count=shards.count,
+                         shard_ids=sorted(shards.ids))

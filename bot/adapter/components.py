@@ -52,6 +52,7 @@ class PanelButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """On a public turn message: opens the clicker's private panel (always fresh)."""
 
     seated = True
+    ack = "private"
 
     def __init__(self, game_id: int, label: str = "My panel") -> None:
         self.game_id = game_id
@@ -70,6 +71,7 @@ class ActButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """One legal action of the panel's step, bound to the version it was offered at."""
 
     seated = True
+    ack = "update"
 
     def __init__(self, game_id: int, version: int, action: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
@@ -93,6 +95,7 @@ class ActSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A select of the legal actions of one group; option values are action texts."""
 
     seated = True
+    ack = "update"
 
     def __init__(self, game_id: int, version: int, group: str,
                  options: list[discord.SelectOption] | None = None,
@@ -132,6 +135,7 @@ class SubsetSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
     """
 
     seated = True
+    ack = "update"
 
     def __init__(self, game_id: int, version: int, head: str,
                  options: list[discord.SelectOption] | None = None, *,
@@ -178,6 +182,7 @@ class MuteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """On a reminder: silence reminders for the clicker until their next turn."""
 
     seated = True
+    ack = "private"
 
     def __init__(self, game_id: int, label: str = "Mute for this turn") -> None:
         self.game_id = game_id
@@ -197,6 +202,8 @@ LOBBY_OPS = ("join", "leave", "ai", "start")
 class LobbyButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ludo:lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"):
     """Join / Leave / Add bot / Start on the lobby message, which updates in place."""
+
+    ack = "update"
 
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "ai": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
@@ -218,6 +225,7 @@ class CancelVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]]
     """A human player's vote to cancel a started game."""
 
     seated = True
+    ack = "public"
 
     def __init__(self, game_id: int, label: str = "Vote to cancel") -> None:
         self.game_id = game_id
@@ -237,6 +245,7 @@ class UndoButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
     was drawn at: a second click, or a click after any later move, is out of date."""
 
     seated = True
+    ack = "private"
 
     def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
         self.game_id, self.version = game_id, version
@@ -255,6 +264,8 @@ class UndoButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class UndoVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                      template=r"ludo:uvote:(?P<req>[0-9]+):(?P<yes>[01])"):
+    ack = "update"
+
     def __init__(self, request_id: int, accept: bool, label: str = "") -> None:
         self.request_id, self.accept = request_id, accept
         style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
@@ -281,6 +292,8 @@ class UndoVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 class LogPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"ludo:logp:(?P<game>[0-9]+):(?P<page>[0-9]+):(?P<size>[0-9]+):"
                              r"(?P<op>first|back|next|last)"):
+    ack = "update"
+
     def __init__(self, game_id: int, page: int, size: int, op: str, label: str = "") -> None:
         self.game_id, self.page, self.size = game_id, page, max(1, min(50, size))
         super().__init__(discord.ui.Button(
@@ -298,6 +311,8 @@ class LogPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class ReplayButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"ludo:rp:(?P<game>[0-9]+):(?P<pos>[0-9]+):(?P<op>first|back|next|last)"):
+    ack = "update"
+
     def __init__(self, game_id: int, position: int, op: str, label: str = "") -> None:
         self.game_id, self.position = game_id, position
         super().__init__(discord.ui.Button(label=label or op,
@@ -321,6 +336,8 @@ def chosen_position(interaction: discord.Interaction[Any]) -> int:
 
 class ReplaySelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"ludo:rsel:(?P<game>[0-9]+)"):
+    ack = "update"
+
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id = game_id
@@ -341,6 +358,8 @@ class ReplaySelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 class GamesPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=r"ludo:hist:(?P<guild>[0-9]+):(?P<page>[0-9]+):(?P<op>first|back|next|last)"):
+    ack = "update"
+
     def __init__(self, guild_id: int, page: int, op: str, label: str = "") -> None:
         self.guild_id, self.page = guild_id, page
         super().__init__(discord.ui.Button(label=label or op,

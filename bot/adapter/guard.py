@@ -11,6 +11,9 @@ every component puts first in its bases. Before any callback runs it checks that
   exactly as for an id that does not exist, so nothing leaks;
 * the clicker holds a seat, for components that act for a seat.
 
+The click is acknowledged (``ack``) before the game is read: under load the database may
+take longer than Discord's 3 seconds.
+
 A refusal is answered here, privately and translated; the callback then never runs.
 """
 
@@ -20,7 +23,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import error_handler
+from bot.adapter import error_handler, replies
 from bot.adapter.client import LudoBot
 from bot.core import errors
 from bot.core.models import GameInfo
@@ -50,6 +53,11 @@ class Guarded:
     belong to in :meth:`game`; ``seated`` components act for the clicker's seat."""
 
     seated: ClassVar[bool] = False
+    # How the click is acknowledged before the game is read
+    # (:func:`bot.adapter.replies.acknowledge`): "update" (the callback edits the clicked
+    # message), "private" or "public" (a "thinking…" its answer replaces); None: the
+    # callback answers by itself.
+    ack: ClassVar[str | None] = None
 
     def ids(self) -> tuple[int, ...]:
         """Every number parsed from the custom_id."""
@@ -72,6 +80,10 @@ class Guarded:
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         try:
+            for number in self.ids():  # a forged id is refused before anything else
+                errors.check_id(number)
+            if self.ack is not None:  # acknowledged before the database is read
+                await replies.acknowledge(interaction, self.ack)
             await self.allowed(interaction)
         except errors.ServiceError as err:  # answered privately, logged once, by the handler
             await error_handler.handle(interaction, err)

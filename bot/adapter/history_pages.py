@@ -15,7 +15,7 @@ import discord
 
 from bot.adapter.client import LudoBot
 from bot.adapter.components import GamesPageButton, LogPageButton, ReplayButton, ReplaySelect
-from bot.adapter.replies import bot_of, reply, user_locale
+from bot.adapter.replies import acknowledge, bot_of, reply, user_locale
 from bot.core import messages
 from bot.core.history import History, animation
 from bot.core.i18n import t
@@ -115,7 +115,8 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
     """The step-through view, then (finished games) the animated whole game."""
     bot = bot_of(interaction)
     locale = user_locale(interaction)
-    await interaction.response.defer(ephemeral=not public, thinking=True)
+    if not interaction.response.is_done():  # the command may have deferred already
+        await interaction.response.defer(ephemeral=not public, thinking=True)
     text, view, files = await replay_message(bot, game_id, 0, locale)
     await interaction.followup.send(text, view=view, files=files, ephemeral=not public)
     game = await bot.service.get(game_id)
@@ -130,7 +131,7 @@ async def send_replay(interaction: discord.Interaction[Any], game_id: int, *,
 async def show_position(interaction: discord.Interaction[Any], game_id: int,
                          position: int) -> None:
     bot = bot_of(interaction)
-    await interaction.response.defer()
+    await acknowledge(interaction, "update")
     text, view, files = await replay_message(bot, game_id, position,
                                              user_locale(interaction))
     await interaction.edit_original_response(content=text, view=view, attachments=files)

@@ -10,7 +10,7 @@ import discord
 
 from bot.adapter.client import LudoBot
 from bot.adapter.components import cancel_vote_view, lobby_view
-from bot.adapter.replies import bot_of, public_locale, reply, user_locale
+from bot.adapter.replies import acknowledge, bot_of, public_locale, reply, user_locale
 from bot.core.i18n import t
 from bot.core.models import GameInfo, MoveResult
 
@@ -35,7 +35,7 @@ async def lobby_text(bot: LudoBot, game: GameInfo, locale: str) -> str:
 async def lobby_click(interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
     bot = bot_of(interaction)
     user = interaction.user
-    await interaction.response.defer()  # acknowledged before the database (and the board)
+    await acknowledge(interaction, "update")  # before the database (and the board)
     if op == "start":
         result = await bot.service.start(game_id, user.id)
         await interaction.edit_original_response(

@@ -2,14 +2,19 @@
 
 A move writes its turn message into the ``outbox`` table in the move's own transaction
 (:func:`bot.core.service.turn_message`). One deliverer per process sends pending rows in order
-and marks each sent; at start every row still pending (the process died between the
-commit and the post) is sent; a row a failure left pending is sent again by the periodic
-pass (:mod:`bot.adapter.periodic`), in order. A post carries the row's nonce with
-``enforce_nonce``, so Discord answers a second post of the same row (sent just before a
-crash, again after it) with the first message instead of a duplicate.
+and marks each sent — with several processes, only the rows of games in its own shards'
+guilds (:mod:`bot.core.shards`); at start every row still pending (the process died between
+the commit and the post) is sent; a row a failure left pending, or written by another
+process, is sent by the periodic pass (:mod:`bot.adapter.periodic`), in order. A post
+carries the row's nonce with ``enforce_nonce``, so Discord answers a second post of the same
+row (sent just before a crash, again after it) with the first message instead of a duplicate.
 
 The message is built at delivery: text and board image in the channel's language, one rule
-for both (:func:`bot.adapter.replies.public_locale`).
+for both (:func:`bot.adapter.replies.public_locale`). Besides turn messages, the outbox
+carries what the deadline pass owes: public notices (a missed deadline, an abandoned seat)
+and messages to one player (a warning, "you're next": by DM when asked, a mention in the
+channel when DMs are closed), each written in the transaction of the state change that
+causes it.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from bot.core import messages
 from bot.core.deadlines import stamp
 from bot.core.errors import ServiceError
 from bot.core.i18n import t
-from bot.core.service import TURN_MESSAGE
+from bot.core.service import ANNOUNCEMENT, NOTICE, TURN_MESSAGE
 from bot.core.storage.base import OutboxRow
 from engines.base import Event
 
@@ -90,8 +95,10 @@ class Deliverer:
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
-        # Claimed: a row another process is posting is left to it (docs/STORAGE.md).
-        while rows := await repo.claim_outbox(self.bot.service.clock()):
+        # Its own guilds' rows, claimed: a row another process is posting is left to it
+        # (docs/STORAGE.md).
+        while rows := await repo.claim_outbox(self.bot.service.clock(),
+                                                 shards=self.bot.served):
             undelivered = list(rows)
             try:
                 while undelivered and await self._deliver(undelivered[0]):
@@ -129,15 +136,49 @@ class Deliverer:
         await repo.outbox_done(row.id, now=now(), message_id=message.id)
         log.info("outbox %d: game %d v%d posted as message %d", row.id, row.game_id,
                  row.version, message.id)
+        if not self.bot.served.everything:  # the move may have been taken by another
+            self.bot.schedule_ai(row.game_id)  # process, which leaves AI turns to this one
         return True
 
+    async def _direct(self, row: OutboxRow, game_id: int,
+                      public: str) -> discord.Message | None:
+        """A notice by DM, in the player's own language; None when DMs are closed (the
+        channel mention is the fallback)."""
+        user_id = int(row.payload["user"])
+        locale = self.bot.user_locales.get(user_id) or public
+        event = Event.from_dict(row.payload["message"])
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            return await user.send(messages.clip(t(event.key, locale, **event.params)),
+                                   view=turn_message_view(game_id, locale), nonce=row.nonce)
+        except (discord.Forbidden, discord.NotFound) as err:
+            log.info("outbox %d: DM %s to %d failed (%s): in the channel instead", row.id,
+                     event.key, user_id, err)
+            return None
+
     async def _send(self, row: OutboxRow) -> discord.Message:
-        if row.kind != TURN_MESSAGE:
+        if row.kind not in (TURN_MESSAGE, ANNOUNCEMENT, NOTICE):
             raise ServiceError(f"unknown outbox kind {row.kind!r}")
         bot = self.bot
         game = await bot.service.get(row.game_id)
         locale = await replies.public_locale(bot, game.guild_id)
         payload: dict[str, Any] = dict(row.payload)
+        if row.kind == NOTICE and payload["dm"]:
+            sent = await self._direct(row, game.id, locale)
+            if sent is not None:
+                return sent
+        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        if row.kind == ANNOUNCEMENT:  # a notice: text only, no one pinged
+            return await channel.send(  # type: ignore[union-attr]
+                content=messages.clip(t(payload["key"], locale, **payload["params"])),
+                allowed_mentions=discord.AllowedMentions.none(), nonce=row.nonce)
+        if row.kind == NOTICE:  # to one player, in the channel: they are pinged
+            event = Event.from_dict(payload["message"])
+            return await channel.send(  # type: ignore[union-attr]
+                content=messages.clip(t(event.key, locale, **event.params)),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(payload["user"])], roles=False, everyone=False),
+                nonce=row.nonce)
         names = [s.name for s in game.seats]
         awaited = [game.seat(s) for s in payload["awaited"]]
         lines = []
@@ -171,5 +212,4 @@ class Deliverer:
             kwargs["file"] = discord.File(io.BytesIO(image), filename=f"{game.game_key}.png")
         if not payload["over"]:
             kwargs["view"] = turn_message_view(game.id, locale)
-        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
         return await channel.send(**kwargs)  # type: ignore[union-attr]

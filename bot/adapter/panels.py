@@ -20,7 +20,14 @@ import discord
 from bot.adapter.client import LudoBot
 from bot.adapter.components import undo_button
 from bot.adapter.panel_layout import button_groups, panel_components
-from bot.adapter.replies import answering, bot_of, defer_private, reply, user_locale
+from bot.adapter.replies import (
+    acknowledge,
+    answering,
+    bot_of,
+    defer_private,
+    reply,
+    user_locale,
+)
 from bot.core import messages
 from bot.core.errors import ServiceError, StaleVersion
 from bot.core.i18n import t
@@ -127,7 +134,7 @@ async def open_panel(interaction: discord.Interaction[Any], game_id: int) -> Non
 async def act_from_component(interaction: discord.Interaction[Any], game_id: int,
                              version: int, action: str) -> None:
     """A click in a private panel: defer, apply, then refresh that panel in place."""
-    await interaction.response.defer()
+    await acknowledge(interaction, "update")
     async with answering():
         await _act(interaction, game_id, action, expected_version=version, edit=True)
 
@@ -135,7 +142,7 @@ async def act_from_component(interaction: discord.Interaction[Any], game_id: int
 async def act_from_command(interaction: discord.Interaction[Any], action: str) -> None:
     """A slash command move: the game is the one in this channel."""
     bot = bot_of(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer_private(interaction)
     async with answering():
         game = await bot.service.in_channel(interaction.channel_id or 0)
         if game is None:

@@ -56,25 +56,49 @@ async def public_locale(bot: LudoBot, guild_id: int | None) -> str:
     return normalise(str(guild.preferred_locale)) if guild else bot.settings.default_locale
 
 
+# ``interaction.extras[DEFERRED]``: whether the "thinking…" of a deferral is private, until
+# the first answer takes its place (see :func:`reply`).
+DEFERRED = "ludo.deferred_private"
+
+
 async def reply(interaction: discord.Interaction[Any], content: str, *,
                 view: discord.ui.View | None = None, ephemeral: bool = True,
                 files: Sequence[discord.File] = ()) -> None:
-    """Answer whether or not the interaction was already acknowledged."""
+    """Answer whether or not the interaction was already acknowledged. After a deferral the
+    first followup takes the place — and the visibility — of the "thinking…" message: when
+    the answer's visibility differs (a private "thinking…", a public outcome), that message
+    is deleted first so the answer goes out as its own followup."""
     kwargs: dict[str, Any] = {"content": messages.clip(content), "ephemeral": ephemeral}
     if view is not None:
         kwargs["view"] = view
     if files:
         kwargs["files"] = list(files)
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs)
+        return
+    private = interaction.extras.pop(DEFERRED, None)
+    if private is not None and private != ephemeral:
+        original = await interaction.original_response()
+        if original.flags.loading:
+            await interaction.delete_original_response()
+    await interaction.followup.send(**kwargs)
+
+
+async def update(interaction: discord.Interaction[Any], content: str,
+                 view: discord.ui.View) -> None:
+    """Replace the clicked message (a page of a list), acknowledged already or not."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=content, view=view)
+    else:
+        await interaction.response.edit_message(content=content, view=view)
 
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
     """Defer a command whose success is public; a refusal will still be private
     (:mod:`bot.adapter.error_handler` removes the public "thinking…" first)."""
-    await interaction.response.defer(thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+        interaction.extras[DEFERRED] = False
 
 
 async def defer_private(interaction: discord.Interaction[Any]) -> None:
@@ -82,6 +106,21 @@ async def defer_private(interaction: discord.Interaction[Any]) -> None:
     and an image under load, and Discord drops an interaction not acknowledged within 3 s."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+        interaction.extras[DEFERRED] = True
+
+
+async def acknowledge(interaction: discord.Interaction[Any], how: str) -> None:
+    """Acknowledge an interaction before anything is read or drawn (Discord drops one not
+    acknowledged within 3 s, and under load the database or an image may take longer):
+    ``update`` (the clicked message will be edited), ``private`` or ``public`` (a
+    "thinking…" the answer replaces)."""
+    if how == "update":
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+    elif how == "public":
+        await defer_public(interaction)
+    else:
+        await defer_private(interaction)
 
 
 async def send_to_channel(bot: LudoBot, game: GameInfo, content: str, *,

@@ -14,7 +14,14 @@ import discord
 from bot.adapter.client import LudoBot
 from bot.adapter.components import turn_message_view, undo_vote_view
 from bot.adapter.panels import send_panel
-from bot.adapter.replies import bot_of, public_locale, reply, send_to_channel, user_locale
+from bot.adapter.replies import (
+    acknowledge,
+    bot_of,
+    public_locale,
+    reply,
+    send_to_channel,
+    user_locale,
+)
 from bot.core import messages
 from bot.core.errors import StaleVersion
 from bot.core.i18n import t
@@ -93,7 +100,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
 
 async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
     bot = bot_of(interaction)
-    await interaction.response.defer()
+    await acknowledge(interaction, "update")
     result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
     if result.applied or result.refused:
         with contextlib.suppress(discord.HTTPException):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,8 +30,9 @@ from bot.core.errors import StaleVersion
 from bot.core.messages import jump_link
 from bot.core.models import ACTIVE, GameInfo, MoveResult, Seat
 from bot.core.quiet_hours import quiet_until
-from bot.core.service import GameService
-from bot.core.storage.base import Reminder, VersionConflict
+from bot.core.service import GameService, announcement, notice
+from bot.core.shards import ALL, Shards
+from bot.core.storage.base import Outgoing, Reminder, VersionConflict
 from engines.base import Action, Engine, GameError, Message, offered
 
 log = logging.getLogger(__name__)
@@ -42,12 +43,9 @@ ABANDONED_NAME = "{name} 🤖"
 class DeadlineOutput(Protocol):
     """Where the pass speaks; the bot implements it over Discord, tests record it."""
 
-    async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
-        """A public message in the game's channel."""
-
-    async def notify(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
-                     *, dm: bool) -> bool:
-        """A message to one player (by DM if ``dm``); False if it could not be delivered."""
+    async def flush(self) -> None:
+        """Notices (public, or to one player) were written to the outbox with their state
+        change: deliver them (:mod:`bot.adapter.outbox_delivery`)."""
 
     async def moved(self, result: MoveResult) -> None:
         """A move was played for an absent player: post its turn message if any."""
@@ -73,10 +71,11 @@ class PassReport:
 
 class DeadlineKeeper:
     def __init__(self, service: GameService, output: DeadlineOutput,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, shards: Shards = ALL) -> None:
         self.service = service
         self.repo = service.repo
         self.output = output
+        self.shards = shards  # the pass handles only the games of this process's guilds
         self.clock = clock
         self._pass_lock = asyncio.Lock()
 
@@ -92,8 +91,18 @@ class DeadlineKeeper:
             log.info("deadline pass: %s", report)
         return report
 
+    async def _mine(self, game_id: int) -> bool:
+        """Whether the game's guild is on one of this process's shards (a vanished game is
+        everyone's: its rows are only dropped)."""
+        if self.shards.everything:
+            return True
+        game = await self.repo.get_game(game_id)
+        return game is None or self.shards.owns(game.guild_id)
+
     # ------------------------------------------------------------ vacations
     async def _resume_vacations(self, now: float, report: PassReport) -> None:
+        if not self.shards.home:  # a vacation is a user's, not a guild's: the home shard's
+            return
         for vacation in await self.repo.vacations_to_resume(now):
             await resume_user(self.service, vacation.user_id, vacation.end_at, now)
             await self.repo.mark_vacation_resumed(vacation.id)
@@ -101,7 +110,8 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------ warnings
     async def _warn(self, now: float, report: PassReport) -> None:
-        for row in await self.repo.claim_due_warnings(now):  # none another process does
+        # Claimed, of this process's guilds: none another process (or pass) does.
+        for row in await self.repo.claim_due_warnings(now, shards=self.shards):
             game = await self._seat_game(row)
             if game is None:
                 continue
@@ -110,28 +120,22 @@ class DeadlineKeeper:
             if wake is not None:  # quiet hours: the warning waits, the deadline does not
                 await self.repo.set_warn_at(game.id, row.seat, row.turn_version, wake)
                 continue
-            await self.repo.set_warn_at(game.id, row.seat, row.turn_version, None)
             assert row.deadline_at is not None
             params = {"player": f"<@{row.user_id}>", "game": Message(f"{game.game_key}.name"),
                       "deadline": stamp(row.deadline_at), "link": jump_link(game)}
-            if await self._tell(game, row.user_id, "deadline.warning", params,
-                                dm=prefs.dm_opt_in):
-                report.warned += 1
-
-    async def _tell(self, game: GameInfo, user_id: int, key: str, params: Mapping[str, Any],
-                    *, dm: bool) -> bool:
-        """By DM when asked, falling back to a mention in the channel."""
-        try:
-            if dm and await self.output.notify(game, user_id, key, params, dm=True):
-                return True
-            return await self.output.notify(game, user_id, key, params, dm=False)
-        except Exception:
-            log.exception("game %d: message %s to %d failed", game.id, key, user_id)
-            return False
+            # Written with the cleared warning time (the outbox): sent once, even across a
+            # crash; by DM when asked, else (or when DMs are closed) a mention in the channel.
+            await self.repo.set_warn_at(
+                game.id, row.seat, row.turn_version, None, now=now,
+                outbox=[notice(row.user_id, "deadline.warning", params, dm=prefs.dm_opt_in)])
+            report.warned += 1
+        if report.warned:
+            await self.output.flush()
 
     # ------------------------------------------------------------ expiry
     async def _expire(self, now: float, report: PassReport) -> None:
-        for row in await self.repo.claim_due_deadlines(now):  # none another process does
+        # Claimed, of this process's guilds: none another process (or pass) does.
+        for row in await self.repo.claim_due_deadlines(now, shards=self.shards):
             try:
                 await self._timeout(row, now, report)
             except Exception:
@@ -142,22 +146,25 @@ class DeadlineKeeper:
         if game is None:
             return
         policy = await self.repo.deadline_policy(game.id)
-        misses = await self.repo.claim_timeout(game.id, row.seat, row.user_id, row.turn_version,
-                                               expected_version=game.version, now=now)
+        skip = policy.on_timeout == "skip" and await self._skip_offered(game, row.seat)
+        key = "deadline.expired_skip" if skip else "deadline.expired_ai"
+        # The notice is written with the miss, in its transaction (the outbox): a crash
+        # before it is posted cannot lose it, a retry of the pass cannot repeat it.
+        misses = await self.repo.claim_timeout(
+            game.id, row.seat, row.user_id, row.turn_version, expected_version=game.version,
+            now=now, owed=lambda misses: [announcement(key, {"player": f"<@{row.user_id}>",
+                                                             "misses": misses})])
         if misses is None:
             log.info("game %d: timeout of seat %d no longer applies", game.id, row.seat)
             return
-        skipped: list[bool] = []
 
         def choose(engine: Engine[Any], state: Any,
                    current: GameInfo) -> Action | Awaitable[Action]:
-            if policy.on_timeout == "skip":
+            if skip:
                 action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
                 if isinstance(action, Action) and offered(engine, state, row.seat, action):
-                    skipped.append(True)
                     return action
-            skipped.append(False)
             return self.service.think(current, engine, state, row.seat, current.ai_level)
 
         results: list[MoveResult] = []
@@ -173,34 +180,43 @@ class DeadlineKeeper:
             if result.turn_completed:  # their turn is over; a next one has its own clock
                 break
         report.expired += 1
-        key = "deadline.expired_skip" if skipped and all(skipped) else "deadline.expired_ai"
         log.info("game %d: seat %d (user %d) timed out, miss %d, %d move(s) %s", game.id,
                  row.seat, row.user_id, misses, len(results), key.rsplit("_", 1)[-1])
-        await self.output.announce(game, key, {"player": f"<@{row.user_id}>",
-                                               "misses": misses})
+        await self.output.flush()  # the notice, queued before the moves' turn messages
         for result in results:
             await self.output.moved(result)
         threshold = policy.abandon_after
         if threshold and misses >= threshold and await self._abandon(game.id, row, misses):
             report.abandoned += 1
+            await self.output.flush()
         self.output.resume_ai(game.id)
+
+    async def _skip_offered(self, game: GameInfo, seat: int) -> bool:
+        """Whether the rules let the seat skip now (``skip`` policy): decides the notice,
+        which is written before the moves are played."""
+        loaded = await self.repo.load_game(game.id)
+        if loaded is None or loaded[1] is None:
+            return False
+        engine = self.service.engine(game.game_key)
+        state = engine.from_dict(loaded[1])
+        action = engine.skip_action(state, seat)
+        return isinstance(action, Action) and offered(engine, state, seat, action)
 
     async def _abandon(self, game_id: int, row: Reminder, misses: int) -> bool:
         game = await self.service.get(game_id)
         if game.status != ACTIVE or game.seats[row.seat].user_id != row.user_id:
             return False
         name = ABANDONED_NAME.format(name=game.seats[row.seat].name)[:80]
+        notice = announcement("deadline.abandoned", {"player": f"<@{row.user_id}>",
+                                                     "misses": misses, "seat": row.seat + 1})
         try:
             game = await self.repo.abandon_seat(
                 game_id, Seat(row.seat, None, name, game.ai_level), row.user_id,
-                row.turn_version, now=self.clock())
+                row.turn_version, now=self.clock(), outbox=[notice])
         except VersionConflict:
             return False
         log.info("game %d: seat %d abandoned by user %d after %d misses", game_id, row.seat,
                  row.user_id, misses)
-        await self.output.announce(game, "deadline.abandoned",
-                                   {"player": f"<@{row.user_id}>", "misses": misses,
-                                    "seat": row.seat + 1})
         return True
 
     async def _seat_game(self, row: Reminder) -> GameInfo | None:
@@ -212,51 +228,70 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------ "you're next"
     async def _before(self, now: float, report: PassReport) -> None:
+        sent = report.notices
         for row in await self.repo.pending_before():
-            await self.repo.mark_before_sent(row.game_id, row.seat, row.turn_version)
-            game = await self._seat_game(row)
-            if game is None:
+            if not await self._mine(row.game_id):
                 continue
-            nxt = game.seats[(row.seat + 1) % len(game.seats)]
-            if nxt.user_id is None or nxt.user_id == row.user_id:
-                continue
-            prefs = await self.repo.user_settings(nxt.user_id)
-            if not prefs.notify_before:
-                continue
-            if any(r.seat == nxt.seat for r in await self.repo.reminders(game.id)):
-                continue  # already awaited themselves
-            wake = quiet_until(prefs, now)
-            if wake is not None:
-                await self.repo.add_notice(game.id, row.seat, row.turn_version, nxt.user_id,
-                                           "before", wake)
-                continue
-            if await self._send_before(game, row.seat, nxt.user_id):
-                report.notices += 1
+            owed = await self._before_owed(row, now)
+            # Marked with the message it owes (the outbox): handled once, sent once.
+            await self.repo.mark_before_sent(row.game_id, row.seat, row.turn_version,
+                                             outbox=owed, now=now)
+            report.notices += len(owed)
+        if report.notices > sent:
+            await self.output.flush()
 
-    async def _send_before(self, game: GameInfo, seat: int, user_id: int) -> bool:
+    async def _before_owed(self, row: Reminder, now: float) -> list[Outgoing]:
+        """The "you're next" the start of ``row``'s turn owes the next player, if any (held
+        back as a notice during their quiet hours)."""
+        game = await self._seat_game(row)
+        if game is None:
+            return []
+        nxt = game.seats[(row.seat + 1) % len(game.seats)]
+        if nxt.user_id is None or nxt.user_id == row.user_id:
+            return []
+        prefs = await self.repo.user_settings(nxt.user_id)
+        if not prefs.notify_before:
+            return []
+        if any(r.seat == nxt.seat for r in await self.repo.reminders(game.id)):
+            return []  # already awaited themselves
+        wake = quiet_until(prefs, now)
+        if wake is not None:
+            await self.repo.add_notice(game.id, row.seat, row.turn_version, nxt.user_id,
+                                       "before", wake)
+            return []
+        return [self._you_are_next(game, row.seat, nxt.user_id)]
+
+    @staticmethod
+    def _you_are_next(game: GameInfo, seat: int, user_id: int) -> Outgoing:
         params = {"player": game.seats[seat].name, "game": Message(f"{game.game_key}.name"),
                   "link": jump_link(game)}
-        return await self._tell(game, user_id, "deadline.you_are_next", params, dm=True)
+        return notice(user_id, "deadline.you_are_next", params, dm=True)
 
     async def _deliver(self, now: float, report: PassReport) -> None:
         """Held-back notices whose quiet hours ended; dropped when the turn moved on."""
-        for notice in await self.repo.due_notices(now):
-            await self.repo.delete_notice(notice.id)
-            game = await self.repo.get_game(notice.game_id)
-            if game is None or game.status != ACTIVE:
+        sent = report.notices
+        for held in await self.repo.due_notices(now):
+            if not await self._mine(held.game_id):
                 continue
-            current = [r for r in await self.repo.reminders(game.id)
-                       if r.seat == notice.seat and r.turn_version == notice.turn_version]
-            if not current:
+            game = await self.repo.get_game(held.game_id)
+            current = game is not None and game.status == ACTIVE and any(
+                r.seat == held.seat and r.turn_version == held.turn_version
+                for r in await self.repo.reminders(held.game_id))
+            if game is None or not current:
+                await self.repo.delete_notice(held.id)
                 continue
-            prefs = await self.repo.user_settings(notice.user_id)
+            prefs = await self.repo.user_settings(held.user_id)
             wake = quiet_until(prefs, now)
             if wake is not None:  # the player moved their quiet hours meanwhile
-                await self.repo.add_notice(game.id, notice.seat, notice.turn_version,
-                                           notice.user_id, notice.kind, wake)
+                await self.repo.delete_notice(held.id)
+                await self.repo.add_notice(game.id, held.seat, held.turn_version,
+                                           held.user_id, held.kind, wake)
                 continue
-            if await self._send_before(game, notice.seat, notice.user_id):
-                report.notices += 1
+            await self.repo.delete_notice(
+                held.id, now=now, outbox=[self._you_are_next(game, held.seat, held.user_id)])
+            report.notices += 1
+        if report.notices > sent:
+            await self.output.flush()
 
 
 # ---------------------------------------------------------------- shared helpers

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core import errors
+from bot.core.i18n import normalise
 from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
 from bot.core.render import draw, off_loop
 from bot.core.service import GameService, validate_options
@@ -432,7 +433,10 @@ class History:
 
     async def frame(self, game_id: int, position: int | None, locale: str) -> Frame:
         """The spectator view after ``position`` moves (None = the last), drawn; rebuilt
-        from the nearest stored snapshot, so its cost does not grow with the game."""
+        from the nearest stored snapshot, so its cost does not grow with the game. The
+        image is drawn once per (game, version, position, locale, names) however many ask
+        (:mod:`bot.core.image_cache`): the version changes with any move or undo, which is what
+        could change the position's picture."""
         game = await self._started_game(game_id)
         engine = self.service.engine(game.game_key)
         total = game.moves
@@ -440,9 +444,12 @@ class History:
         base = await self.repo.replay_base(game.id, pos)
         state = await asyncio.to_thread(replay_from, engine, game, base)
         view = engine.view(state, None)
+        names = [s.name for s in game.seats]
+        locale = normalise(locale)
+        key = ("replay", game.id, game.version, pos, locale, tuple(names))
         try:
-            image: bytes | None = await self.service._render_fn(
-                game.game_key, view, [s.name for s in game.seats], locale)
+            image: bytes | None = await self.service.images.get(
+                key, lambda: self.service._render_fn(game.game_key, view, names, locale))
         except Exception:
             log.exception("game %d: drawing replay position %d failed", game.id, pos)
             image = None

@@ -25,7 +25,7 @@ from typing import Any
 
 from babel import Locale
 
-from engines.base import GameError, Message
+from engines.base import Event, GameError, Message
 
 LOCALES = ("en", "fr")
 DEFAULT = "en"
@@ -141,3 +141,20 @@ def error_text(err: GameError, locale: str | None = None) -> str:
     if err.key in catalogue(loc) or err.key in catalogue(DEFAULT):
         return t(err.key, loc, **err.params)
     return str(err)
+
+
+def stored_event(event: Event) -> Event:
+    """An event read back from the log. Before nested :class:`Message` s (November 2026)
+    the engines wrote a text to translate as ``"@<key>"``: such a parameter becomes that
+    Message when ``<key>`` is in the catalogues; any other text ("@everyone") stays as
+    written. Only stored engine events come here, never user text."""
+    def one(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("@") and value[1:] in catalogue(DEFAULT):
+            return Message(value[1:])
+        if isinstance(value, list):
+            return [one(v) for v in value]
+        if isinstance(value, Message):
+            return Message(value.key, {k: one(v) for k, v in value.params.items()})
+        return value
+
+    return Event(event.key, {k: one(v) for k, v in event.params.items()}, event.to)

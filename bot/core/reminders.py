@@ -19,6 +19,7 @@ from bot.core import errors
 from bot.core.models import ACTIVE, GameInfo, Seat
 from bot.core.quiet_hours import quiet_until
 from bot.core.service import GameService
+from bot.core.shards import ALL, Shards
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,9 @@ class Notify(Protocol):
 
 class Reminders:
     def __init__(self, service: GameService, notify: Notify,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, shards: Shards = ALL) -> None:
         self.service = service
+        self.shards = shards  # only the games of this process's guilds are reminded here
         self.repo = service.repo
         self.notify = notify
         self.clock = clock
@@ -40,10 +42,13 @@ class Reminders:
         """One pass: ping every due, unmuted, awaited player; return how many were pinged."""
         now = self.clock() if now is None else now
         sent = 0
-        # Claimed: a reminder another process (or pass) is sending is not sent again.
-        for reminder in await self.repo.claim_due_reminders(now):
+        # Claimed, of this process's guilds: a reminder another process (or pass) is
+        # sending is not sent again.
+        for reminder in await self.repo.claim_due_reminders(now, shards=self.shards):
             game = await self.repo.get_game(reminder.game_id)
             if game is None or game.status != ACTIVE or reminder.seat >= len(game.seats):
+                continue
+            if not self.shards.owns(game.guild_id):  # another process's guild
                 continue
             seat = game.seats[reminder.seat]
             if seat.user_id != reminder.user_id:

@@ -46,6 +46,7 @@ from bot.core.models import (
 )
 from bot.core.ratings import Ratings
 from bot.core.render import render_board
+from bot.core.shards import ALL, Shards
 from bot.core.storage.base import (
     AwaitedSeat,
     ChannelTaken,
@@ -78,6 +79,8 @@ MAX_REMINDER_HOURS = 24.0 * 30
 MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
 TURN_MESSAGE = "turn"  # the outbox kind of a turn message (board, account, who is next)
+ANNOUNCEMENT = "announce"  # the outbox kind of a public notice (a missed deadline, a seat left)
+NOTICE = "notice"  # the outbox kind of a message to one player (a deadline warning, "you're next")
 
 
 def _nonce() -> str:
@@ -96,6 +99,20 @@ def turn_message(state: Mapping[str, Any], *, events: Sequence[Event],
         "awaited": [s.seat for s in awaited], "over": over, "started": started,
         "deadlines": {str(a.seat): a.deadline_at for a in plan if a.deadline_at is not None},
     }, _nonce())
+
+
+def announcement(key: str, params: Mapping[str, str | int]) -> Outgoing:
+    """A public notice the deadline pass owes the channel (``key`` of the catalogues and
+    its plain parameters), written with the state change that causes it: translated at
+    delivery into the channel's language."""
+    return Outgoing(ANNOUNCEMENT, {"key": key, "params": dict(params)}, _nonce())
+
+
+def notice(user_id: int, key: str, params: Mapping[str, Any], *, dm: bool) -> Outgoing:
+    """A message the deadline pass owes one player, by DM when ``dm`` (falling back to a
+    mention in the game's channel when DMs are closed); ``params`` may nest Messages."""
+    return Outgoing(NOTICE, {"user": user_id, "dm": dm,
+                             "message": Event(key, params).to_dict()}, _nonce())
 
 
 @contextlib.contextmanager
@@ -680,6 +697,13 @@ class GameService:
                 raise errors.NotSeated(key="service.no_such_seat", seat=seat)
             return engine.view(state, seat)
 
+    async def spectator(self, game_id: int) -> tuple[GameInfo, dict[str, Any]]:
+        """The game and its public view, read together: the view is the one of
+        ``game.version`` (an image cache key can rely on it)."""
+        with _logged("spectator", game=game_id):
+            game, engine, state = await self._load_started(game_id)
+            return game, engine.view(state, None)
+
     async def board(self, game_id: int, *, user_id: int | None = None,
                     locale: str = "en") -> bytes:
         """The spectator board, or that player's own view when ``user_id`` is given (for an
@@ -794,11 +818,12 @@ class GameService:
     async def user_locales(self) -> dict[int, str]:
         return await self.repo.user_locales()
 
-    async def games_awaiting_ai(self) -> list[int]:
-        """Active games where an AI seat is awaited (to resume after a restart)."""
+    async def games_awaiting_ai(self, shards: Shards = ALL) -> list[int]:
+        """Active games where an AI seat is awaited (to resume after a restart), among the
+        games of the guilds on ``shards``."""
         out = []
         for info in await self.repo.games_with_status((ACTIVE,)):
-            if not any(s.is_ai for s in info.seats):
+            if not any(s.is_ai for s in info.seats) or not shards.owns(info.guild_id):
                 continue
             game, engine, state = await self._load(info.id)
             if any(s.is_ai for s in self._awaited(game, engine, state)):

@@ -38,6 +38,8 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     ai_level: str = DEFAULT_LEVEL  # of an AI seat added without a level, and of takeovers
+    shard_count: int | None = None  # None: one unsharded connection (Discord's default)
+    shard_ids: tuple[int, ...] | None = None  # None with a count: every shard in this process
 
     def require_token(self) -> str:
         if not self.discord_token:
@@ -95,6 +97,7 @@ def load_settings(env: Mapping[str, str] | None = None, *,
             raise SettingsError(f"LUDO_DEV_GUILD_ID must be a Discord server id (digits), "
                                 f"got {raw!r}.")
         guild = int(raw)
+    shard_count, shard_ids = _shards(values)
     return Settings(
         discord_token=values.get("DISCORD_TOKEN"),
         database=_database(values.get("LUDO_DATABASE", str(defaults.database))),
@@ -105,4 +108,27 @@ def load_settings(env: Mapping[str, str] | None = None, *,
         ai_level=ai_level,
         dev_guild_id=guild,
         log_level=level,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def _shards(values: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``LUDO_SHARD_COUNT`` and ``LUDO_SHARD_IDS`` (``0,1``): the shards this process holds."""
+    count: int | None = None
+    if "LUDO_SHARD_COUNT" in values:
+        raw = values["LUDO_SHARD_COUNT"]
+        if not raw.isdigit() or int(raw) < 1:
+            raise SettingsError(f"LUDO_SHARD_COUNT must be a whole number >= 1, got {raw!r}.")
+        count = int(raw)
+    if "LUDO_SHARD_IDS" not in values:
+        return count, None
+    raw = values["LUDO_SHARD_IDS"]
+    if count is None:
+        raise SettingsError("LUDO_SHARD_IDS needs LUDO_SHARD_COUNT (the total number of "
+                            "shards of every process).")
+    parts = [p.strip() for p in raw.split(",")]
+    if not all(p.isdigit() and int(p) < count for p in parts) or len(set(parts)) != len(parts):
+        raise SettingsError(f"LUDO_SHARD_IDS must be distinct shard numbers from 0 to "
+                            f"{count - 1}, separated by commas, got {raw!r}.")
+    return count, tuple(sorted(int(p) for p in parts))

@@ -4,7 +4,7 @@ same after a restart (a new service and keeper on the same file)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +16,9 @@ from bot.core.deadlines import DeadlineKeeper
 from bot.core.errors import ServiceError
 from bot.core.models import GameInfo, MoveResult, Seat
 from bot.core.reminders import Reminders
-from bot.core.service import GameService
+from bot.core.service import ANNOUNCEMENT, NOTICE, GameService, announcement
 from bot.core.storage import SqliteRepository
+from bot.core.storage.base import Outgoing, VersionConflict
 from engines.base import Engine
 from tests.bot.conftest import FakeClock, FakeRender, both_backends
 from tests.bot.conftest import engine_for as base_engines
@@ -37,21 +38,32 @@ def engine_for(key: str) -> Engine:
 
 @dataclass
 class Out:
-    """Records everything the keeper says."""
+    """Records everything the keeper says; its public notices are read from the outbox,
+    where the keeper writes them with their state change."""
 
+    repo: SqliteRepository
     public: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
     private: list[tuple[int, str, bool]] = field(default_factory=list)
     moves: list[MoveResult] = field(default_factory=list)
     ai: list[int] = field(default_factory=list)
     closed_dms: set[int] = field(default_factory=set)
 
-    async def announce(self, game: GameInfo, key: str, params: Mapping[str, Any]) -> None:
-        self.public.append((game.id, key, dict(params)))
-
-    async def notify(self, game: GameInfo, user_id: int, key: str,
-                     params: Mapping[str, Any], *, dm: bool) -> bool:
-        self.private.append((user_id, key, dm))
-        return not (dm and user_id in self.closed_dms)
+    async def flush(self) -> None:
+        """Deliver the pending notices as the outbox deliverer does, a DM falling back to
+        the channel when closed (turn messages are the outbox tests' business)."""
+        for row in await self.repo.pending_outbox(limit=1000):
+            if row.kind == ANNOUNCEMENT:
+                self.public.append((row.game_id, row.payload["key"],
+                                    dict(row.payload["params"])))
+            elif row.kind == NOTICE:
+                user, key = row.payload["user"], row.payload["message"]["key"]
+                if row.payload["dm"]:
+                    self.private.append((user, key, True))
+                if not row.payload["dm"] or user in self.closed_dms:
+                    self.private.append((user, key, False))
+            else:
+                continue
+            await self.repo.outbox_done(row.id, now=0.0, message_id=row.id)
 
     async def moved(self, result: MoveResult) -> None:
         self.moves.append(result)
@@ -79,7 +91,7 @@ class Table:
     async def open(cls, db_path: Path, clock: FakeClock) -> Table:
         repo = await SqliteRepository.open(db_path)
         service = GameService(repo, clock=clock, render=FakeRender(), engine_for=engine_for)
-        out = Out()
+        out = Out(repo)
         return cls(db_path, clock, repo, service, Absence(service, clock=clock),
                    DeadlineKeeper(service, out, clock), out)
 
@@ -485,3 +497,79 @@ async def test_a_claim_retried_after_a_crash_counts_one_miss(table: Table) -> No
     report = await table.run(T0 + HOUR)  # the pass finishes the claimed timeout
     assert report.expired == 2
     assert (await table.service.reliability(BOB)).timeouts == 1
+
+
+async def test_notices_are_written_with_the_miss_and_outlive_a_failed_post(
+        table: Table) -> None:
+    """Issue 13 §1: "ran out of time" and "seat abandoned" are written to the outbox in the
+    transaction of the miss and of the abandon; a process that dies before posting them
+    leaves them owed, and a second pass does not owe them twice."""
+    game_id = await table.game("relay", hours=10, abandon_after=1)
+    await table.service.act(game_id, ANN, "go")
+
+    async def died() -> None:
+        raise ConnectionError("the process died before the post")
+
+    table.out.flush = died  # type: ignore[method-assign]
+    await table.run(T0 + 10 * HOUR)  # Bob misses; the AI plays; then nothing is posted
+    owed = [r for r in await table.repo.pending_outbox() if r.kind == ANNOUNCEMENT]
+    assert [(r.payload["key"], r.payload["params"]) for r in owed] == [
+        ("deadline.expired_ai", {"player": f"<@{BOB}>", "misses": 1})]
+
+    t2 = await table.restart()
+    table.repo = t2.repo
+    report = await t2.run(T0 + 10 * HOUR)  # the retried pass: the miss is counted already
+    assert report.expired == 0
+    await t2.out.flush()  # the restarted bot's deliverer
+    assert t2.out.keys() == ["deadline.expired_ai"]
+    assert (await t2.service.reliability(BOB)).timeouts == 1
+
+
+async def test_a_claim_and_an_abandon_queue_their_notice_in_their_transaction(
+        table: Table) -> None:
+    game_id = await table.game(hours=1)
+    row = await _clock(table, game_id, 1)
+    game = await table.service.get(game_id)
+
+    def owed(misses: int) -> list[Outgoing]:
+        return [announcement("deadline.expired_ai", {"player": "<@102>", "misses": misses})]
+
+    claim = {"expected_version": game.version, "now": T0 + HOUR, "owed": owed}
+    assert await table.repo.claim_timeout(game_id, 1, BOB, row.turn_version, **claim) == 1
+    assert await table.repo.claim_timeout(game_id, 1, BOB, row.turn_version, **claim) == 1
+    notices = [r for r in await table.repo.pending_outbox() if r.kind == ANNOUNCEMENT]
+    assert [(r.version, r.payload["params"]["misses"]) for r in notices] == [(game.version, 1)]
+
+    abandoned = announcement("deadline.abandoned", {"player": "<@102>", "misses": 1, "seat": 2})
+    await table.repo.abandon_seat(game_id, Seat(1, None, "P102 🤖"), BOB, row.turn_version,
+                                  now=T0 + HOUR, outbox=[abandoned])
+    with pytest.raises(VersionConflict):  # no longer Bob's: nothing is written
+        await table.repo.abandon_seat(game_id, Seat(1, None, "P102 🤖"), BOB, row.turn_version,
+                                      now=T0 + HOUR, outbox=[announcement("x", {})])
+    notices = [r for r in await table.repo.pending_outbox() if r.kind == ANNOUNCEMENT]
+    assert [r.payload["key"] for r in notices] == ["deadline.expired_ai", "deadline.abandoned"]
+
+
+async def test_a_warning_is_queued_with_its_mark_and_outlives_a_failed_post(
+        table: Table) -> None:
+    """A deadline warning is written to the outbox in the transaction that clears its time:
+    a process that dies before the post leaves it owed; the next pass does not warn again."""
+    await table.service.set_user_settings(BOB, dm_opt_in=True)
+    await table.game(hours=24)
+
+    async def died() -> None:
+        raise ConnectionError("the process died before the post")
+
+    table.out.flush = died  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await table.run(T0 + 18 * HOUR)
+    owed = [r for r in await table.repo.pending_outbox() if r.kind == NOTICE]
+    assert sorted((r.payload["user"], r.payload["message"]["key"], r.payload["dm"])
+                  for r in owed) == [(ANN, "deadline.warning", False),
+                                     (BOB, "deadline.warning", True)]
+    t2 = await table.restart()
+    table.repo = t2.repo
+    assert (await t2.run(T0 + 19 * HOUR)).warned == 0  # warned already
+    await t2.out.flush()  # the restarted bot's deliverer
+    assert sorted(t2.out.private) == [(ANN, "deadline.warning", False),
+                                      (BOB, "deadline.warning", True)]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import string
 
+from bot.core import messages
 from bot.core.i18n import COUNT, LOCALES, Entry, catalogue, normalise, t, templates, translator
+from bot.core.service import GameService
 from engines.base import Event, Message
 
 
@@ -97,3 +99,31 @@ def test_a_renderer_receives_a_translate_function() -> None:
     assert words("havana.board.round", n=3) == "Manche 3"
     assert words("tuscany.board.empty", n=1) == "1 vide"
     assert words("tuscany.board.empty", n=2) == "2 vides"
+
+
+async def test_events_stored_before_nested_messages_show_translated(
+        service: GameService) -> None:
+    """Issue 13 §4: log rows written before nested ``Message`` s carry "@key" strings; read
+    back from the database they show translated. Any other "@…" text stays as written."""
+    game = await service.create(guild_id=1, channel_id=5, game_key="havana", creator_id=1,
+                                creator_name="Ann")
+    await service.join(game.id, 2, "Bob")
+    await service.start(game.id, 1)
+    started = await service.get(game.id)
+    old = Event("havana.ev.covered", {"seat": 0, "card": "@havana.card.mama",
+                                      "covered": ["@havana.card.siesta", "@everyone"],
+                                      "number": "@no.such.key"})
+    await service.repo.save_move(
+        game.id, expected_version=started.version, state=(await service.repo.load_game(
+            game.id))[1], seat=0, action="legacy", public=[old], private=[], turn_end=False,
+        finished=False, awaited=[], now=0.0)
+    (row,) = await service.repo.entries(game.id, started.version + 1, started.version + 1)
+    (event,) = row.public
+    assert event.params["card"] == Message("havana.card.mama")
+    shown = messages.event_text(event, messages.spec_of(started), ["Ann", "Bob"], "fr")
+    assert shown == t("havana.ev.covered", "fr", seat="**Ann**", card=Message("havana.card.mama"),
+                      covered=[Message("havana.card.siesta"), "@everyone"],
+                      number="@no.such.key")
+    assert "@havana" not in shown and "@everyone" in shown and "@no.such.key" in shown
+    (logged,) = [e for e in await service.log(game.id, limit=50) if e.action == "legacy"]
+    assert logged.public == row.public

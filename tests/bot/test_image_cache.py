@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from bot.core.history import History
 from bot.core.image_cache import ENTRY_OVERHEAD, ImageCache
 from bot.core.service import GameService
 from tests.bot.conftest import FakeRender
@@ -119,3 +120,26 @@ async def test_a_crowd_asking_for_the_board_costs_one_drawing(
     after = len(render.calls)
     moved = await asyncio.gather(*(service.board(game_id, locale="en") for _ in range(40)))
     assert len(render.calls) == after and moved[0] != boards[0]
+
+
+async def test_a_replay_frame_is_drawn_once_however_many_ask(
+        service: GameService, render: FakeRender) -> None:
+    """Issue 13 §2: replay steps go through the cache, keyed by (game, version, position,
+    locale, names): a crowd stepping to one position costs one drawing."""
+    game_id = await _started(service)
+    await service.act(game_id, ANN, "go 2")
+    await service.act(game_id, BOB, "go 1")
+    history = History(service)
+    drawn = len(render.calls)
+    frames = await asyncio.gather(*(history.frame(game_id, 1, "en") for _ in range(30)))
+    assert len(render.calls) == drawn + 1 and len({f.image for f in frames}) == 1
+    assert frames[0].position == 1 and frames[0].image is not None
+    await asyncio.gather(*(history.frame(game_id, 1, "fr-FR") for _ in range(5)))
+    assert len(render.calls) == drawn + 2 and render.calls[-1][3] == "fr"  # another language
+    other = await history.frame(game_id, 0, "en")
+    assert len(render.calls) == drawn + 3 and other.image != frames[0].image
+    again = await history.frame(game_id, 1, "en")
+    assert len(render.calls) == drawn + 3 and again.image == frames[0].image
+    await service.act(game_id, ANN, "go 1")  # a new version: its frames are drawn anew
+    await history.frame(game_id, 1, "en")
+    assert len(render.calls) == drawn + 4

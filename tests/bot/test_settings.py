@@ -52,3 +52,24 @@ def test_the_token_is_required_to_run() -> None:
         s.require_token()
     assert issubclass(MissingToken, SettingsError)  # the start-up catches both as one line
     assert load_settings({"DISCORD_TOKEN": "t"}, env_file=None).require_token() == "t"
+
+
+def test_shard_settings() -> None:
+    assert (Settings().shard_count, Settings().shard_ids) == (None, None)  # unsharded
+    s = load_settings({"LUDO_SHARD_COUNT": "4", "LUDO_SHARD_IDS": "3, 1"}, env_file=None)
+    assert (s.shard_count, s.shard_ids) == (4, (1, 3))
+    s = load_settings({"LUDO_SHARD_COUNT": "2"}, env_file=None)
+    assert (s.shard_count, s.shard_ids) == (2, None)  # every shard in this process
+
+
+@pytest.mark.parametrize(("env", "named"), [
+    ({"LUDO_SHARD_COUNT": "0"}, "LUDO_SHARD_COUNT"),
+    ({"LUDO_SHARD_COUNT": "two"}, "LUDO_SHARD_COUNT"),
+    ({"LUDO_SHARD_IDS": "0"}, "LUDO_SHARD_COUNT"),  # ids without the total
+    ({"LUDO_SHARD_COUNT": "2", "LUDO_SHARD_IDS": "2"}, "LUDO_SHARD_IDS"),
+    ({"LUDO_SHARD_COUNT": "2", "LUDO_SHARD_IDS": "0,0"}, "LUDO_SHARD_IDS"),
+    ({"LUDO_SHARD_COUNT": "2", "LUDO_SHARD_IDS": "0;1"}, "LUDO_SHARD_IDS"),
+])
+def test_bad_shard_settings_name_the_variable(env: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        load_settings(env, env_file=None)

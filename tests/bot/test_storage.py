@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 
 from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, DeadlinePolicy, Seat
+from bot.core.shards import Shards
 from bot.core.storage import (
     AwaitedSeat,
     ChannelTaken,
@@ -559,3 +560,17 @@ async def test_postgres_two_concurrent_moves_at_one_version_store_one(
     finally:
         await one.close()
         await two.close()
+
+
+@both_backends
+async def test_claims_of_a_sharded_process_are_its_own_guilds_jobs(repo: Repository) -> None:
+    """Discord's rule: a guild is on shard (guild_id >> 22) % count."""
+    game_id = await _due_everywhere(repo, 10)  # guild 1: shard 0 of 2
+    other, mine = Shards(2, frozenset({1})), Shards(2, frozenset({0}))
+    for claim in ("claim_due_reminders", "claim_due_warnings", "claim_due_deadlines",
+                  "claim_outbox"):
+        assert await getattr(repo, claim)(NOW, shards=other) == [], claim
+        assert [r.game_id for r in await getattr(repo, claim)(NOW, shards=mine)] == [
+            game_id], claim
+    assert [r.game_id for r in await repo.pending_outbox(shards=mine)] == [game_id] * 2
+    assert await repo.pending_outbox(shards=other) == []

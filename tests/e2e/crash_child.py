@@ -6,6 +6,10 @@ message being marked sent. Used by ``test_crash_e2e.py``.
 ``committed`` (the move and its outbox row are saved, nothing posted), ``before_post`` (the
 message is built, its POST not made) or ``posted`` (Discord has the message; the outbox row
 is not yet marked sent). Only a turn message that pings someone triggers the kill.
+
+The ``deadline_*`` points do the same for the notice a missed deadline owes ("⌛ … let the
+time run out"): ``deadline_committed`` (the miss and its outbox row are saved),
+``deadline_before_post`` and ``deadline_posted``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from bot.adapter.app import build_bot
 from bot.core.settings import Settings
 from bot.core.storage.sqlite import SqliteRepository
 
-POINTS = ("committed", "before_post", "posted")
+POINTS = ("committed", "before_post", "posted", "deadline_committed", "deadline_before_post",
+          "deadline_posted")
+EXPIRED = "⌛"  # the notice of a missed deadline, in every language
 
 
 def die() -> None:
@@ -42,7 +48,23 @@ def pings(kwargs: dict[str, Any]) -> bool:
         and isinstance(mentions.users, list) and bool(mentions.users)
 
 
+def expired_notice(kwargs: dict[str, Any]) -> bool:
+    return bool(kwargs.get("nonce")) and EXPIRED in (kwargs.get("content") or "")
+
+
 def arm(point: str) -> None:
+    if point == "deadline_committed":
+        claim = SqliteRepository.claim_timeout
+
+        @wraps(claim)
+        async def claim_then_die(self: SqliteRepository, *args: Any, **kwargs: Any) -> Any:
+            misses = await claim(self, *args, **kwargs)
+            if misses is not None and kwargs.get("owed"):
+                die()
+            return misses
+
+        SqliteRepository.claim_timeout = claim_then_die  # type: ignore[method-assign]
+        return
     if point == "committed":
         save = SqliteRepository.save_move
 
@@ -59,11 +81,11 @@ def arm(point: str) -> None:
 
     @wraps(send)
     async def send_and_die(self: Any, *args: Any, **kwargs: Any) -> Any:
-        turn = pings(kwargs)
-        if turn and point == "before_post":
+        owed = expired_notice(kwargs) if point.startswith("deadline_") else pings(kwargs)
+        if owed and point.endswith("before_post"):
             die()
         message = await send(self, *args, **kwargs)
-        if turn and point == "posted":
+        if owed and point.endswith("posted"):
             die()
         return message
 

@@ -80,6 +80,19 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on(self, shard: int, count: int) -> int:
+        """The next id whose guild would be on ``shard`` of ``count`` (Discord's rule)."""
+        candidate = self.next()
+        while shard_of(candidate, count) != shard:
+            candidate += 1 << 22  # one millisecond later
+        self._last = candidate
+        return candidate
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard that receives a guild's events; DMs (no guild) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
 
 class DiscordError(Exception):
     """An error answer the fake sends back, shaped like Discord's JSON errors."""
@@ -128,6 +141,7 @@ class Call:
     at: float
     status: int = 0
     response: Any = None
+    user_agent: str = ""  # tells apart several bot processes that set their own
 
 
 @dataclass
@@ -290,7 +304,12 @@ class GatewayConnection:
     session_id: str = ""
     identified: bool = False
     intents: int = 0
+    shard: tuple[int, int] | None = None  # (id, count) from IDENTIFY; None: every guild
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this connection receives the events of ``guild_id`` (None: a DM)."""
+        return self.shard is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
 
     async def send(self, op: int, data: Any, event: str | None = None) -> None:
         async with self.lock:
@@ -324,6 +343,7 @@ class FakeDiscord:
         self.rejections: list[tuple[str, list[str]]] = []
         self.connections: list[GatewayConnection] = []
         self.identify_count = 0
+        self.recommended_shards = 1  # GET /gateway/bot's "shards"
         self.dms_closed: set[int] = set()
         self.thread_members: dict[int, set[int]] = {}
         self.uploads: dict[str, StoredFile] = {}  # attachment options of slash commands
@@ -363,8 +383,11 @@ class FakeDiscord:
         self.channel_id = self.add_channel(self.guild_id, "games")
         self.other_channel_id = self.add_channel(self.guild_id, "general")
 
-    def add_guild(self, name: str, *, owner: str, locale: str = "en-US") -> int:
-        guild_id = self.ids.next()
+    def add_guild(self, name: str, *, owner: str, locale: str = "en-US",
+                  shard: tuple[int, int] | None = None) -> int:
+        """A guild every user is a member of; ``shard=(id, count)`` picks an id that Discord
+        would place on that shard."""
+        guild_id = self.ids.next() if shard is None else self.ids.next_on(*shard)
         member_names = list(self.users)
         self.guilds[guild_id] = {
             "id": str(guild_id), "name": name, "icon": None, "owner_id": self.users[owner]["id"],
@@ -506,17 +529,28 @@ class FakeDiscord:
             if data.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard = data.get("shard")
+            if shard is not None:
+                shard_id, count = (int(x) for x in shard)
+                if not 0 <= shard_id < count:
+                    await conn.ws.close(code=4010, message=b"Invalid shard.")
+                    return
+                conn.shard = (shard_id, count)
             conn.identified, conn.intents = True, int(data.get("intents") or 0)
             conn.session_id = uuid.uuid4().hex
             self.identify_count += 1
-            await conn.send(0, {
+            guilds = [g for g in self.guilds if conn.serves(g)]
+            ready: dict[str, Any] = {
                 "v": 10, "user": self.bot_user, "session_id": conn.session_id,
                 "resume_gateway_url": self.gateway_url, "session_type": "normal",
                 "application": {"id": str(self.application_id), "flags": self.application["flags"]},
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                 "private_channels": [], "relationships": [], "_trace": ["fake-discord"],
-            }, "READY")
-            for guild_id in self.guilds:
+            }
+            if conn.shard is not None:
+                ready["shard"] = list(conn.shard)
+            await conn.send(0, ready, "READY")
+            for guild_id in guilds:
                 await conn.send(0, self.guild_payload(guild_id), "GUILD_CREATE")
             self.connections.append(conn)
             await self._notify()
@@ -531,8 +565,11 @@ class FakeDiscord:
                             "GUILD_MEMBERS_CHUNK")
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Push a DISPATCH event to every identified bot; returns how many received it."""
-        targets = [c for c in self.connections if c.identified and not c.ws.closed]
+        """Push a DISPATCH event to every identified bot that serves its guild (the shard
+        holding it; DMs go to shard 0); returns how many received it."""
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        targets = [c for c in self.connections
+                   if c.identified and not c.ws.closed and c.serves(guild_id)]
         if not targets:
             raise RuntimeError(f"no bot connected to receive {event}")
         for conn in targets:
@@ -617,7 +654,7 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         body, files = await self._read_body(request)
         call = Call(len(self.calls), request.method, path, dict(request.query), body, files,
-                    time.monotonic())
+                    time.monotonic(), user_agent=request.headers.get("User-Agent", ""))
         self.calls.append(call)
         status, payload, headers = 0, None, {}
         try:
@@ -893,8 +930,9 @@ class FakeDiscord:
             raise DiscordError(404, 10013, "Unknown User") from None
 
     async def _get_gateway(self, call: Call) -> dict[str, Any]:
-        return {"url": self.gateway_url, "shards": 1, "session_start_limit": {
-            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return {"url": self.gateway_url, "shards": self.recommended_shards,
+                "session_start_limit": limit}
 
     async def _get_application(self, call: Call) -> dict[str, Any]:
         return self.application
@@ -1067,11 +1105,17 @@ class FakeDiscord:
         self.thread_members[int(thread_id)].add(user_id)
 
     async def _dispatch_if_connected(self, event: str, data: dict[str, Any]) -> None:
-        if any(c.identified for c in self.connections):
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        if any(c.identified and c.serves(guild_id) for c in self.connections):
             await self.dispatch(event, data)
 
     async def _open_dm(self, call: Call) -> dict[str, Any]:
-        recipient = self.user(int((call.json or {})["recipient_id"]))
+        return self.channels[self.dm_channel(int((call.json or {})["recipient_id"]))]
+
+    def dm_channel(self, who: str | int | dict[str, Any]) -> int:
+        """The id of the bot's DM channel with ``who`` (opened if need be), e.g. to send an
+        interaction from a DM."""
+        recipient = self.user(who)
         user_id = int(recipient["id"])
         if user_id not in self._dm_channels:
             channel_id = self.ids.next()
@@ -1079,7 +1123,7 @@ class FakeDiscord:
             self.channels[channel_id] = {"id": str(channel_id), "type": DM, "flags": 0,
                                          "last_message_id": None, "recipients": [recipient]}
             self.messages[channel_id] = {}
-        return self.channels[self._dm_channels[user_id]]
+        return self._dm_channels[user_id]
 
     async def _attachment(self, request: web.Request) -> web.Response:
         aid = request.match_info["aid"]

@@ -10,6 +10,7 @@ run by ``make bench``), not a test: speed is never asserted against a clock here
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from pathlib import Path
@@ -118,4 +119,41 @@ async def test_clicks_are_acknowledged_while_answers_wait_their_turn(
         (again,) = fake.interaction_messages(second)
         assert again.ephemeral and [f.filename for f in again.attachments] == [PANEL_IMAGE]
         assert len(started) == 1  # the same image (game, version, seat, locale): drawn once
+        await fake.idle()
+
+
+async def test_a_crowd_looking_at_one_region_costs_one_drawing(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/tuscany look`` goes through the image cache: the same region of the same version
+    in the same language is drawn once however many ask at once; another region is not."""
+    fake = fake_discord
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    async with run_bot(bot):
+        table = Table(fake)
+        await table.open()
+        game = await bot.service.in_channel(fake.channel_id)
+        assert game is not None
+        await asyncio.wait_for(_until_only_human(bot, game.id), HANG)  # one version
+        await fake.idle()
+        drawn: list[int] = []
+        module = sys.modules[type(bot.get_cog("Tuscany")).__module__]  # as the bot loaded it
+        original = module.render_region
+
+        def counted(view: dict[str, Any], seat: int, **kwargs: Any) -> Any:
+            drawn.append(seat)
+            return original(view, seat, **kwargs)
+
+        monkeypatch.setattr(module, "render_region", counted)
+        records = [await fake.send_interaction(fake.slash("tuscany look", {"player": 2}))
+                   for _ in range(6)]
+        for record in records:
+            await record.wait_answer(timeout=HANG)
+            (answer,) = fake.interaction_messages(record)
+            assert answer.ephemeral and [f.filename for f in answer.attachments] == \
+                ["region.png"]
+        assert drawn == [1]
+        other = await fake.interact(fake.slash("tuscany look", {"player": 1}))
+        await other.wait_answer(timeout=HANG)
+        assert drawn == [1, 0]
         await fake.idle()

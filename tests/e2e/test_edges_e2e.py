@@ -35,7 +35,10 @@ def forged(fake: FakeDiscord, message: StoredMessage, custom_id: str,
 async def refused(fake: FakeDiscord, payload: dict[str, Any]) -> str:
     """Send a click; it must be answered by exactly one private warning: its text."""
     record = await fake.interact(payload)
-    replies = fake.interaction_messages(record)
+    clicked = str((payload.get("message") or {}).get("id"))
+    # A click acknowledged as an update has the clicked message as its original: the
+    # refusal is the one private followup, the clicked message is left as it was.
+    replies = [m for m in fake.interaction_messages(record) if str(m.id) != clicked]
     assert len(replies) == 1, [m.content for m in replies]
     (reply,) = replies
     assert reply.ephemeral and reply.content.startswith("⚠️"), reply.content

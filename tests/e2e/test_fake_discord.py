@@ -420,3 +420,38 @@ async def test_enforce_nonce_returns_the_earlier_message(fake_discord: FakeDisco
     stored = fake.channel_messages(ephemeral=False)
     assert [m.content for m in stored].count(f"<@{alice}> <@{bob}> go") == 1
     assert [u["id"] for u in fake.message(first.id).data["mentions"]] == [str(alice)]
+
+
+def make_shard_bot(shard_id: int) -> commands.Bot:
+    """A minimal bot holding one shard of two, answering with what it holds."""
+    bot = commands.AutoShardedBot(command_prefix=commands.when_mentioned,
+                                  intents=discord.Intents.default(), shard_ids=[shard_id],
+                                  shard_count=2)
+
+    @bot.tree.command(description="Which shard answers")
+    async def whoami(interaction: discord.Interaction) -> None:
+        guilds = sorted(g.name for g in bot.guilds)
+        await interaction.response.send_message(f"shard {shard_id} of {guilds}")
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def test_two_shards_each_get_their_guilds(fake_discord: FakeDiscord,
+                                                run_bot: RunBot) -> None:
+    fake = fake_discord
+    fake.guilds.pop(fake.guild_id)  # the default guild's shard depends on the clock
+    channels = [fake.add_channel(fake.add_guild(f"g{k}", owner="alice", shard=(k, 2)), "games")
+                for k in (0, 1)]
+    async with run_bot(make_shard_bot(0)), run_bot(make_shard_bot(1)):
+        assert sorted(c.shard for c in fake.connections if c.shard) == [(0, 2), (1, 2)]
+        for k, channel in enumerate(channels):  # each guild's interaction reaches its shard
+            record = await fake.interact(fake.slash("whoami", channel=channel))
+            assert fake.interaction_messages(record)[0].content == f"shard {k} of ['g{k}']"
+        # A DM has no guild: Discord sends it to shard 0.
+        record = await fake.interact(fake.slash("whoami", channel=fake.dm_channel("bob"),
+                                                user="bob"))
+        assert fake.interaction_messages(record)[0].content == "shard 0 of ['g0']"

@@ -50,3 +50,30 @@ async def test_reminder_by_dm_falls_back_to_the_channel_and_can_be_muted(
         assert note.ephemeral and "🔕" in note.content
         clock.advance(25)
         assert await bot.reminders.run_due(clock()) == 0
+
+
+async def test_deadline_warnings_go_by_dm_else_in_the_channel_once(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    """A deadline warning goes through the outbox: by DM to who asked for DMs, as a mention
+    in the channel when their DMs are closed; each exactly once, with its nonce."""
+    fake, clock = fake_discord, FakeClock()
+    async with run_bot(await make_bot(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        for user in ("alice", "bob"):
+            await fake.interact(fake.slash("game settings", {"dm": True}, user=user))
+        fake.close_dms("bob")
+        table = Table(fake)
+        await open_game(table, humans=("alice", "bob"), ais=1, deadline_hours=4,
+                        on_timeout="ai", abandon_after=0)  # both pick at once: both awaited
+        clock.advance(3.5)  # past the warning (1 h before the deadline)
+        assert (await bot.deadlines.run_due()).warned == 2
+        await fake.idle()
+        bob = fake.user("bob")["id"]
+        (dm,) = [m for m in fake.dm_messages("alice") if "⚠️" in m.content]
+        assert f"<@{fake.user('alice')['id']}>" in dm.content and dm.data.get("nonce")
+        (ping,) = [m for m in fake.public_messages() if "⚠️" in m.content]
+        assert f"<@{bob}>" in ping.content and [u["id"] for u in ping.data["mentions"]] == [bob]
+        assert not [m for m in fake.dm_messages("bob") if "⚠️" in m.content]
+        assert (await bot.deadlines.run_due()).warned == 0  # once
+        await fake.idle()
+        assert len([m for m in fake.public_messages() if "⚠️" in m.content]) == 1
+        assert await bot.repo.pending_outbox() == []

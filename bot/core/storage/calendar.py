@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.storage.db import Conn, Database
-from bot.core.storage.records import Notice, Vacation
+from bot.core.storage.outbox import queue
+from bot.core.storage.records import Notice, Outgoing, Vacation
 
 
 def _vacation(row: Any) -> Vacation:
@@ -25,7 +26,9 @@ class CalendarStore(ABC):
     async def due_notices(self, now: float) -> list[Notice]: ...
 
     @abstractmethod
-    async def delete_notice(self, notice_id: int) -> None: ...
+    async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
+                            now: float | None = None) -> None:
+        """A held-back notice is done, with the message it owes if any (same transaction)."""
 
     @abstractmethod
     async def add_vacation(self, user_id: int, start_at: float, end_at: float) -> Vacation: ...
@@ -66,9 +69,13 @@ class SqlCalendar(CalendarStore):
         return [Notice(r["id"], r["game_id"], r["seat"], r["turn_version"], r["user_id"],
                        r["kind"], r["due_at"]) for r in rows]
 
-    async def delete_notice(self, notice_id: int) -> None:
+    async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
+                            now: float | None = None) -> None:
         async def tx(conn: Conn) -> None:
-            await conn.execute("DELETE FROM notices WHERE id = ?", (notice_id,))
+            row = await conn.fetchrow("DELETE FROM notices WHERE id = ? "
+                                      "RETURNING game_id, turn_version", (notice_id,))
+            if row is not None:  # else: handled already
+                await queue(conn, row[0], row[1], outbox, now)
 
         await self.db.write(tx)
 

@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import stored_event
 from bot.core.storage.db import Conn, Database
 from bot.core.storage.records import LogRow, ReplayBase
 from engines.base import Event
@@ -21,7 +22,9 @@ _EFFECTIVE = ("a.rewind_to IS NULL AND NOT EXISTS (SELECT 1 FROM undone_actions 
 
 
 def _events(raw: str) -> tuple[Event, ...]:
-    return tuple(Event.from_dict(e) for e in json.loads(raw))
+    """Logged events; those written before nested Messages get their "@key" texts back as
+    Messages (:func:`bot.core.i18n.stored_event`)."""
+    return tuple(stored_event(Event.from_dict(e)) for e in json.loads(raw))
 
 
 def _log_row(row: Any) -> LogRow:

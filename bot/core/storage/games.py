@@ -170,9 +170,10 @@ class GameStore(ABC):
 
     @abstractmethod
     async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
-                           now: float) -> GameInfo:
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo:
         """Hand a missing player's seat to the AI (``seat`` is the AI seat) and mark it
-        abandoned; :class:`VersionConflict` if ``user_id`` no longer holds it."""
+        abandoned, with the messages that owes (``outbox``) in the same transaction;
+        :class:`VersionConflict` if ``user_id`` no longer holds it."""
 
     @abstractmethod
     async def take_over_seat(self, game_id: int, seat: Seat, *, version: int,
@@ -434,7 +435,7 @@ class SqlGames(GameStore):
         return await self.db.write(tx)
 
     async def abandon_seat(self, game_id: int, seat: Seat, user_id: int, turn_version: int, *,
-                           now: float) -> GameInfo:
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo:
         async def tx(conn: Conn) -> GameInfo:
             if await conn.execute(
                     "UPDATE seats SET user_id = NULL, name = ?, ai_level = ? WHERE game_id = ? "
@@ -457,7 +458,9 @@ class SqlGames(GameStore):
                 "created_at) VALUES (?, ?, ?, 'abandon', ?, ?) ON CONFLICT DO NOTHING",
                 (game_id, seat.seat, user_id, turn_version, now))
             await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return await select_game(conn, game_id)
+            game = await select_game(conn, game_id)
+            await queue(conn, game_id, game.version, outbox, now)
+            return game
 
         return await self.db.write(tx)
 

@@ -9,10 +9,12 @@ it is sent, so each channel still reads its turns in order.
 from __future__ import annotations
 
 import json
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.shards import Shards
 from bot.core.storage.db import Conn, Database, dumps
 from bot.core.storage.records import OutboxRow, Outgoing
 
@@ -28,25 +30,37 @@ def _outbox_row(r: Any) -> OutboxRow:
 
 
 async def queue(conn: Conn, game_id: int, version: int, outbox: Sequence[Outgoing],
-                now: float) -> None:
-    """Store the messages a move owes (inside the move's transaction)."""
+                now: float | None) -> None:
+    """Store the messages a change owes (inside the change's transaction)."""
+    created = time.time() if now is None else now
     await conn.executemany(
         "INSERT INTO outbox (game_id, version, kind, payload, nonce, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, version, o.kind, dumps(o.payload), o.nonce, now) for o in outbox])
+        [(game_id, version, o.kind, dumps(o.payload), o.nonce, created) for o in outbox])
+
+
+def in_shards(shards: Shards | None) -> tuple[str, list[Any]]:
+    """A condition on the game ``g`` of a row: its guild is on one of ``shards`` (Discord's
+    rule; no guild: shard 0), or nothing when one process serves every shard."""
+    if shards is None or shards.everything:
+        return "", []
+    return (" AND COALESCE(g.guild_id >> 22, 0) % ? IN ("
+            + ", ".join("?" * len(shards.ids)) + ")", [shards.count, *sorted(shards.ids)])
 
 
 class OutboxStore(ABC):
     @abstractmethod
-    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
-        """Messages not yet sent, oldest first."""
+    async def pending_outbox(self, *, limit: int = 50,
+                             shards: Shards | None = None) -> list[OutboxRow]:
+        """Messages not yet sent, oldest first; with ``shards``, only those of games whose
+        guild is on one of them (a process delivers its own guilds' messages)."""
 
     @abstractmethod
-    async def claim_outbox(self, now: float, *, lease: float = 300.0,
-                           limit: int = 50) -> list[OutboxRow]:
-        """The oldest pending message of each game that nobody holds, now held by the caller
-        for ``lease`` seconds (or until :meth:`outbox_done` / :meth:`release_outbox`),
-        oldest first."""
+    async def claim_outbox(self, now: float, *, lease: float = 300.0, limit: int = 50,
+                           shards: Shards | None = None) -> list[OutboxRow]:
+        """The oldest pending message of each game (with ``shards``: of their guilds' games)
+        that nobody holds, now held by the caller for ``lease`` seconds (or until
+        :meth:`outbox_done` / :meth:`release_outbox`), oldest first."""
 
     @abstractmethod
     async def release_outbox(self, row_id: int) -> None:
@@ -67,18 +81,24 @@ class SqlOutbox(OutboxStore):
     db: Database
     owner: str
 
-    async def pending_outbox(self, *, limit: int = 50) -> list[OutboxRow]:
+    async def pending_outbox(self, *, limit: int = 50,
+                             shards: Shards | None = None) -> list[OutboxRow]:
+        where, params = in_shards(shards)
         rows = await self.db.read(lambda c: c.fetch(
-            "SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?", (max(0, limit),)))
+            "SELECT o.* FROM outbox o JOIN games g ON g.id = o.game_id "
+            f"WHERE o.sent_at IS NULL{where} ORDER BY o.id LIMIT ?", (*params, max(0, limit))))
         return [_outbox_row(r) for r in rows]
 
-    async def claim_outbox(self, now: float, *, lease: float = 300.0,
-                           limit: int = 50) -> list[OutboxRow]:
+    async def claim_outbox(self, now: float, *, lease: float = 300.0, limit: int = 50,
+                           shards: Shards | None = None) -> list[OutboxRow]:
+        where, params = in_shards(shards)
+
         async def tx(conn: Conn) -> list[OutboxRow]:
             rows = await conn.fetch(
-                f"SELECT o.* FROM outbox o WHERE {_FIRST_OF_GAME} AND (o.claimed_until IS NULL "
+                f"SELECT o.* FROM outbox o JOIN games g ON g.id = o.game_id "
+                f"WHERE {_FIRST_OF_GAME}{where} AND (o.claimed_until IS NULL "
                 "OR o.claimed_until <= ?) ORDER BY o.id LIMIT ? "
-                f"{self.db.skip_locked.format(table='o')}", (now, max(0, limit)))
+                f"{self.db.skip_locked.format(table='o')}", (*params, now, max(0, limit)))
             await conn.executemany(
                 "UPDATE outbox SET claimed_until = ?, claim_owner = ? WHERE id = ?",
                 [(now + lease, self.owner, r["id"]) for r in rows])

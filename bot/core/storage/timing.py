@@ -12,12 +12,14 @@ under the same owner name (:meth:`~bot.core.storage.base.Repository.release_clai
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.core.models import ACTIVE, FINISHED, DeadlinePolicy, Reliability
+from bot.core.shards import Shards
 from bot.core.storage.db import Conn, Database
-from bot.core.storage.records import AwaitedSeat, Reminder, SeatClock
+from bot.core.storage.outbox import in_shards, queue
+from bot.core.storage.records import AwaitedSeat, Outgoing, Reminder, SeatClock
 
 # A reminder row ``r`` whose clocks are stopped: its game is paused or its player is on
 # vacation (two ``now`` parameters). Reminders wait too.
@@ -82,10 +84,10 @@ class TimingStore(ABC):
         """Unmuted reminders of active games whose ``next_at <= now`` and clocks run."""
 
     @abstractmethod
-    async def claim_due_reminders(self, now: float, *, lease: float = 300.0,
-                                  limit: int = 100) -> list[Reminder]:
-        """The due reminders nobody holds, now held by the caller for ``lease`` seconds (or
-        until :meth:`reschedule_reminder`)."""
+    async def claim_due_reminders(self, now: float, *, lease: float = 300.0, limit: int = 100,
+                                  shards: Shards | None = None) -> list[Reminder]:
+        """The due reminders nobody holds (with ``shards``: of games in their guilds), now
+        held by the caller for ``lease`` seconds (or until :meth:`reschedule_reminder`)."""
 
     @abstractmethod
     async def reschedule_reminder(self, game_id: int, seat: int, next_at: float | None) -> None:
@@ -121,30 +123,37 @@ class TimingStore(ABC):
         """Running clocks of active games whose ``warn_at <= now``."""
 
     @abstractmethod
-    async def claim_due_warnings(self, now: float, *, lease: float = 300.0,
-                                 limit: int = 100) -> list[Reminder]:
+    async def claim_due_warnings(self, now: float, *, lease: float = 300.0, limit: int = 100,
+                                 shards: Shards | None = None) -> list[Reminder]:
         """:meth:`due_warnings` nobody holds, now held (until :meth:`set_warn_at`)."""
 
     @abstractmethod
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
-                          warn_at: float | None) -> None: ...
+                          warn_at: float | None, *, outbox: Sequence[Outgoing] = (),
+                          now: float | None = None) -> None:
+        """Move (None: clear) the warning time, with the messages that owes (``outbox``,
+        queued at ``now``) in the same transaction."""
 
     @abstractmethod
     async def due_deadlines(self, now: float) -> list[Reminder]:
         """Running clocks of active games whose ``deadline_at <= now``."""
 
     @abstractmethod
-    async def claim_due_deadlines(self, now: float, *, lease: float = 300.0,
-                                  limit: int = 100) -> list[Reminder]:
+    async def claim_due_deadlines(self, now: float, *, lease: float = 300.0, limit: int = 100,
+                                  shards: Shards | None = None) -> list[Reminder]:
         """:meth:`due_deadlines` nobody holds, now held (until the lease ends: the job
         changes the turn, or :meth:`claim_timeout` refuses a second count)."""
 
     @abstractmethod
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
-                            expected_version: int, now: float) -> int | None:
+                            expected_version: int, now: float,
+                            owed: Callable[[int], Sequence[Outgoing]] | None = None
+                            ) -> int | None:
         """Record a missed deadline once per seat turn, in one transaction guarded by the
         game version and the expired clock; return the consecutive misses so far, or None
-        if the guard failed (the player moved, the game changed, the clock was stopped)."""
+        if the guard failed (the player moved, the game changed, the clock was stopped).
+        ``owed(misses)``: the messages the miss owes, stored in the same transaction, only
+        when the miss is counted (a retry after a crash finds them already queued)."""
 
     @abstractmethod
     async def reset_misses(self, game_id: int, seat: int) -> None:
@@ -159,7 +168,10 @@ class TimingStore(ABC):
         """Rows of active games whose notify-before has not been handled yet."""
 
     @abstractmethod
-    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None: ...
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
+                               outbox: Sequence[Outgoing] = (),
+                               now: float | None = None) -> None:
+        """The "you're next" of this turn is handled, with the message it owes if any."""
 
     @abstractmethod
     async def reliability(self, user_id: int) -> Reliability: ...
@@ -178,18 +190,20 @@ class SqlTiming(TimingStore):
             f"SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id WHERE {where} "
             f"ORDER BY {order}", _due_params(job, now))
 
-    async def _claim(self, job: str, now: float, lease: float, limit: int) -> list[Reminder]:
+    async def _claim(self, job: str, now: float, lease: float, limit: int,
+                     shards: Shards | None) -> list[Reminder]:
         """Lock the due rows nobody holds (skipping those another transaction has locked),
-        hold them until ``now + lease``, return them."""
+        of games in ``shards``' guilds, hold them until ``now + lease``, return them."""
         where, order = _DUE[job]
         held = _CLAIM_COLUMN[job]
+        mine, shard_params = in_shards(shards)
 
         async def tx(conn: Conn) -> list[Reminder]:
             rows = await conn.fetch(
                 f"SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id WHERE {where} "
-                f"AND (r.{held} IS NULL OR r.{held} <= ?) "
+                f"AND (r.{held} IS NULL OR r.{held} <= ?){mine} "
                 f"ORDER BY {order} LIMIT ? {self.db.skip_locked.format(table='r')}",
-                (*_due_params(job, now), now, max(0, limit)))
+                (*_due_params(job, now), now, *shard_params, max(0, limit)))
             await conn.executemany(
                 f"UPDATE reminders SET {held} = ?, claim_owner = ? WHERE game_id = ? AND seat = ?",
                 [(now + lease, self.owner, r["game_id"], r["seat"]) for r in rows])
@@ -204,9 +218,9 @@ class SqlTiming(TimingStore):
     async def due_reminders(self, now: float) -> list[Reminder]:
         return await self._due("reminders", now)
 
-    async def claim_due_reminders(self, now: float, *, lease: float = 300.0,
-                                  limit: int = 100) -> list[Reminder]:
-        return await self._claim("reminders", now, lease, limit)
+    async def claim_due_reminders(self, now: float, *, lease: float = 300.0, limit: int = 100,
+                                  shards: Shards | None = None) -> list[Reminder]:
+        return await self._claim("reminders", now, lease, limit, shards)
 
     async def reschedule_reminder(self, game_id: int, seat: int, next_at: float | None) -> None:
         async def tx(conn: Conn) -> None:
@@ -274,29 +288,33 @@ class SqlTiming(TimingStore):
     async def due_warnings(self, now: float) -> list[Reminder]:
         return await self._due("warnings", now)
 
-    async def claim_due_warnings(self, now: float, *, lease: float = 300.0,
-                                 limit: int = 100) -> list[Reminder]:
-        return await self._claim("warnings", now, lease, limit)
+    async def claim_due_warnings(self, now: float, *, lease: float = 300.0, limit: int = 100,
+                                 shards: Shards | None = None) -> list[Reminder]:
+        return await self._claim("warnings", now, lease, limit, shards)
 
     async def set_warn_at(self, game_id: int, seat: int, turn_version: int,
-                          warn_at: float | None) -> None:
+                          warn_at: float | None, *, outbox: Sequence[Outgoing] = (),
+                          now: float | None = None) -> None:
         async def tx(conn: Conn) -> None:
             await conn.execute(
                 "UPDATE reminders SET warn_at = ?, warn_claimed_until = NULL "
                 "WHERE game_id = ? AND seat = ? AND turn_version = ?",
                 (warn_at, game_id, seat, turn_version))
+            await queue(conn, game_id, turn_version, outbox, now)
 
         await self.db.write(tx)
 
     async def due_deadlines(self, now: float) -> list[Reminder]:
         return await self._due("deadlines", now)
 
-    async def claim_due_deadlines(self, now: float, *, lease: float = 300.0,
-                                  limit: int = 100) -> list[Reminder]:
-        return await self._claim("deadlines", now, lease, limit)
+    async def claim_due_deadlines(self, now: float, *, lease: float = 300.0, limit: int = 100,
+                                  shards: Shards | None = None) -> list[Reminder]:
+        return await self._claim("deadlines", now, lease, limit, shards)
 
     async def claim_timeout(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
-                            expected_version: int, now: float) -> int | None:
+                            expected_version: int, now: float,
+                            owed: Callable[[int], Sequence[Outgoing]] | None = None
+                            ) -> int | None:
         async def tx(conn: Conn) -> int | None:
             guard = await conn.fetchval(
                 "SELECT 1 FROM games g JOIN reminders r ON r.game_id = g.id "
@@ -316,9 +334,12 @@ class SqlTiming(TimingStore):
                     "misses = CASE WHEN seat_absence.user_id = excluded.user_id "
                     "THEN seat_absence.misses + 1 ELSE 1 END, user_id = excluded.user_id",
                     (game_id, seat, user_id))
-            return int(await conn.fetchval(
+            misses = int(await conn.fetchval(
                 "SELECT misses FROM seat_absence WHERE game_id = ? AND seat = ?",
                 (game_id, seat)))
+            if counted == 1 and owed is not None:
+                await queue(conn, game_id, expected_version, owed(misses), now)
+            return misses
 
         return await self.db.write(tx)
 
@@ -343,11 +364,14 @@ class SqlTiming(TimingStore):
             "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
             "WHERE r.before_sent = 0 AND g.status = ? ORDER BY r.game_id, r.seat", (ACTIVE,))
 
-    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int) -> None:
+    async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
+                               outbox: Sequence[Outgoing] = (),
+                               now: float | None = None) -> None:
         async def tx(conn: Conn) -> None:
             await conn.execute(
                 "UPDATE reminders SET before_sent = 1 WHERE game_id = ? AND seat = ? "
                 "AND turn_version = ?", (game_id, seat, turn_version))
+            await queue(conn, game_id, turn_version, outbox, now)
 
         await self.db.write(tx)
 
