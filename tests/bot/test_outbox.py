@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.core.service import TURN_MESSAGE, GameService
-from bot.core.storage import SqliteRepository, VersionConflict
+from bot.core.storage import VersionConflict, open_repository
 from bot.core.storage.base import Outgoing
 from engines import registry
 from engines.base import TURN_END, Event
@@ -53,9 +53,9 @@ async def _play_until_turn_message(service: GameService, game_id: int) -> int:
     raise AssertionError("no turn ended in 200 moves")
 
 
-async def test_a_move_and_its_turn_message_are_saved_together(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    repo = await SqliteRepository.open(path)
+async def test_a_move_and_its_turn_message_are_saved_together(database: str | Path) -> None:
+    path = database
+    repo = await open_repository(path)
     service = GameService(repo, render=no_render, render_turns=False)
     game_id = await _started(service)
     (start,) = await repo.pending_outbox()
@@ -70,7 +70,7 @@ async def test_a_move_and_its_turn_message_are_saved_together(tmp_path: Path) ->
     # The process dies here, after the commit: nothing was posted. A new process finds
     # the message, with everything it needs to post it.
     await repo.close()
-    repo = await SqliteRepository.open(path)
+    repo = await open_repository(path)
     (turn,) = await repo.pending_outbox()
     assert turn.game_id == game_id and turn.version == version and turn.attempts == 0
     assert turn.nonce != start.nonce
@@ -87,8 +87,8 @@ async def test_a_move_and_its_turn_message_are_saved_together(tmp_path: Path) ->
     await repo.close()
 
 
-async def test_a_refused_save_writes_no_message(tmp_path: Path) -> None:
-    repo = await SqliteRepository.open(tmp_path / "db.sqlite3")
+async def test_a_refused_save_writes_no_message(database: str | Path) -> None:
+    repo = await open_repository(database)
     service = GameService(repo, render=no_render, render_turns=False)
     game_id = await _started(service)
     (start,) = await repo.pending_outbox()
