@@ -12,6 +12,8 @@ re-exported here.
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from bot.core.storage.calendar import CalendarStore
 from bot.core.storage.gamelog import LogStore
 from bot.core.storage.games import GameStore
@@ -51,14 +53,14 @@ class Repository(GameStore, LogStore, VoteStore, SettingsStore, TimingStore, Cal
     #: across its restarts (``LUDO_INSTANCE``, else the host name).
     owner: str
 
+    @abstractmethod
     async def release_claims(self) -> int:
         """Give back every claim held under :attr:`owner` — left by this process's previous
         life, which died holding them — so their jobs are done now rather than when their
         leases end. Call it once at start, before any claim. Returns how many."""
-        raise NotImplementedError
 
-    async def close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    async def close(self) -> None: ...
 
     async def __aenter__(self) -> Repository:
         return self
