@@ -29,7 +29,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m bot.bench
 
 bench-ai: $(VENV)/.installed
-	$(BIN)/python -m bot.bench_ai
+	$(BIN)/python -m bot.bench_ai $(BENCH_AI_ARGS)
 
 bench-shards: $(VENV)/.installed
 	$(BIN)/python -m bot.bench_shards

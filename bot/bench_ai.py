@@ -2,26 +2,32 @@
 
 For every registered game and player count it plays seeded games between neighbouring
 levels (easy vs random, normal vs easy, strong vs normal): one seat of the higher level
-against lower-level seats, the higher seat rotated round the table. It prints Markdown:
-the higher level's win share with a 95 % Wilson interval against the target (2 seats:
-≥ 70 %; more seats: ≥ twice the fair share), the time per move of each level (p50/p95)
-and each level's average final score. ``--games`` sets the games per match-up (fewer for
-strong), ``--tiny`` a quick smoke run used by the test suite, ``--write`` puts the
-table into docs/AI.md and docs/PERFORMANCE.md (between the ``bench-ai`` markers).
+against lower-level seats, the higher seat rotated round the table (seat ``seed % n``).
+Every finished game is appended at once to a JSON-lines file (``docs/bench_ai.jsonl`` by
+default), so a run cut short keeps its games and a later run adds games instead of
+replaying them; ``--report`` rebuilds the table from that file alone.
+
+The table gives the higher level's win share (ties split) with a 95 % Wilson interval
+against the target (2 seats: ≥ 70 %; more seats: ≥ twice the fair share), the CPU time per
+move of each level (p50/p95, ``time.process_time`` of this process, so other work on the
+machine does not inflate it) and each level's average final score. Games run one after
+another in this process (``--jobs`` for a pool), round-robin over the match-ups so every
+match-up gets games early.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engines import registry
@@ -30,40 +36,50 @@ from engines.ai import choose
 MATCHUPS = (("easy", "random"), ("normal", "easy"), ("strong", "normal"))
 START, END = "<!-- bench-ai:start -->", "<!-- bench-ai:end -->"
 WRITE_TO = (Path("docs/AI.md"), Path("docs/PERFORMANCE.md"))
-MAX_MOVES = 5000  # a game longer than this is a bug; it is counted as a loss
+RESULTS = Path("docs/bench_ai.jsonl")
+MAX_MOVES = 5000  # a game longer than this is cut and counted as a loss of the higher seat
+FIRST_SEED = 1000
+
+Config = tuple[str, int, str, str]  # game, players, higher level, lower level
 
 
 @dataclass
 class GameRecord:
     share: float  # the higher level's share of the win (ties split)
     scores: dict[str, list[int]] = field(default_factory=dict)
-    times: dict[str, list[float]] = field(default_factory=dict)  # wall clock, s
-    cpu: dict[str, list[float]] = field(default_factory=dict)  # this process's CPU time, s
+    times: dict[str, list[float]] = field(default_factory=dict)  # CPU s per move, by level
+    moves: int = 0
+    finished: bool = True
 
 
-def play(game: str, players: int, high: str, low: str, seed: int) -> GameRecord:
+def play(game: str, players: int, high: str, low: str, seed: int,
+         max_moves: int = MAX_MOVES) -> GameRecord:
     """One seeded game: seat ``seed % players`` plays ``high``, the others ``low``."""
     engine = registry.get(game)
     state = engine.new_game(players, seed)
     high_seat = seed % players
     levels = [high if i == high_seat else low for i in range(players)]
     record = GameRecord(0.0)
-    moves = 0
-    while not engine.is_over(state) and moves < MAX_MOVES:
+    while not engine.is_over(state) and record.moves < max_moves:
         seat = min(engine.active_players(state))
-        started, cpu = time.perf_counter(), time.process_time()
-        action = choose(engine, state, seat, levels[seat], seed, moves)
-        record.times.setdefault(levels[seat], []).append(time.perf_counter() - started)
-        record.cpu.setdefault(levels[seat], []).append(time.process_time() - cpu)
+        cpu = time.process_time()
+        action = choose(engine, state, seat, levels[seat], seed, record.moves)
+        record.times.setdefault(levels[seat], []).append(
+            round(time.process_time() - cpu, 4))
         state = engine.apply(state, seat, action).state
-        moves += 1
+        record.moves += 1
     result = engine.result(state)
+    record.finished = result is not None
     if result is not None:
         if high_seat in result.winners:
             record.share = 1.0 / len(result.winners)
-        for seat, score in result.scores.items():
+        for seat, score in sorted(result.scores.items()):
             record.scores.setdefault(levels[seat], []).append(score)
     return record
+
+
+def _play_job(job: tuple[str, int, str, str, int, int]) -> GameRecord:
+    return play(*job)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -76,13 +92,126 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return ((centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n))
 
 
+def target(players: int) -> float:
+    """2 seats: 70 %; more: twice the fair share of one seat."""
+    return 0.7 if players == 2 else 2.0 / players
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
+def load(path: Path) -> dict[Config, dict[int, GameRecord]]:
+    """Every game recorded in ``path``, by match-up and seed (the last line of a seed wins)."""
+    out: dict[Config, dict[int, GameRecord]] = defaultdict(dict)
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        config = (row["game"], row["players"], row["high"], row["low"])
+        out[config][row["seed"]] = GameRecord(row["share"], row["scores"], row["times"],
+                                              row["moves"], row["finished"])
+    return out
+
+
+def save(path: Path, config: Config, seed: int, record: GameRecord) -> None:
+    game, players, high, low = config
+    row = {"game": game, "players": players, "high": high, "low": low, "seed": seed,
+           **asdict(record)}
+    data = (json.dumps(row, separators=(",", ":")) + "\n").encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:  # one write on an append-only descriptor: two runs may share the file
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def plan(configs: Sequence[Config], games: dict[Config, int],
+         done: dict[Config, dict[int, GameRecord]]) -> list[tuple[Config, int]]:
+    """Games still to play, round-robin over the match-ups (seed by seed)."""
+    jobs = []
+    for g in range(max(games.values(), default=0)):
+        for config in configs:
+            seed = FIRST_SEED + g
+            if g < games[config] and seed not in done.get(config, {}):
+                jobs.append((config, seed))
+    return jobs
+
+
+def run(jobs: list[tuple[Config, int]], path: Path, workers: int,
+        max_moves: int) -> None:
+    flat = [(*config, seed, max_moves) for config, seed in jobs]
+    records: Iterable[GameRecord]
+    if workers > 1:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        records = pool.map(_play_job, flat)
+    else:
+        pool, records = None, map(_play_job, flat)
+    try:
+        for (config, seed), record in zip(jobs, records, strict=True):
+            save(path, config, seed, record)
+            cpu = sum(t for ts in record.times.values() for t in ts)
+            print(f"# {config} seed {seed}: higher share {record.share:g}, "
+                  f"{record.moves} moves, {cpu:.0f} s CPU", file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+# What the rulebooks give as a good (winning) score, where they give one.
+GOOD_SCORE = {
+    ("havana", 2): "25 (goal)", ("havana", 3): "20 (goal)", ("havana", 4): "15 (goal)",
+}
+
+
+def verdict(wins: float, n: int, players: int) -> str:
+    lo, _ = wilson(wins, n)
+    goal, fair = target(players), 1.0 / players
+    if lo >= goal:
+        return "**met** (CI above target)"
+    if wins / n >= goal and lo > fair:
+        return "met (rate; CI above fair share)"
+    if wins / n >= goal:
+        return "rate only (CI reaches fair share)"
+    if lo > fair:
+        return "not met (better than fair share)"
+    return "**not met**"
+
+
+def table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
+    """The Markdown table of every match-up."""
+    lines = [
+        "| Game | Seats | Match-up | n | Wins | Rate (95 % CI) | Target | Verdict "
+        "| Higher CPU s/move p50/p95 | Lower CPU s/move p50/p95 "
+        "| Avg score higher / lower | Good score |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    order = {g: i for i, g in enumerate(("easy", "normal", "strong"))}
+    for config in sorted(by_config, key=lambda c: (c[0], c[1], order.get(c[2], 9))):
+        key, n, high, low = config
+        recs = by_config[config]
+        if not recs:
+            continue
+        wins = sum(r.share for r in recs)
+        lo, hi = wilson(wins, len(recs))
+        times = {lv: [t for r in recs for t in r.times.get(lv, [])] for lv in (high, low)}
+        scores = {lv: [s for r in recs for s in r.scores.get(lv, [])] for lv in (high, low)}
+        avg = {lv: f"{statistics.mean(v):.1f}" if v else "–" for lv, v in scores.items()}
+        cut = sum(1 for r in recs if not r.finished)
+        lines.append(
+            f"| {key} | {n} | {high} vs {low} | {len(recs)}"
+            f"{f' ({cut} cut)' if cut else ''} | {wins:g} | {wins / len(recs):.0%} "
+            f"({lo:.0%}–{hi:.0%}) | ≥ {target(n):.0%} | {verdict(wins, len(recs), n)}"
+            f" | {_pct(times[high], .5):.3f}/{_pct(times[high], .95):.3f} "
+            f"| {_pct(times[low], .5):.3f}/{_pct(times[low], .95):.3f} "
+            f"| {avg[high]} / {avg[low]} | {GOOD_SCORE.get((key, n), '–')} |")
+    return lines
+
+
 def replace_block(path: Path, text: str) -> None:
-    """Put ``text`` between the bench-ai markers of ``path`` (what ``make bench`` keeps)."""
+    """Put ``text`` between the bench-ai markers of ``path``."""
     old = path.read_text(encoding="utf-8")
     start, end = old.index(START) + len(START), old.index(END)
     path.write_text(old[:start] + "\n" + text + "\n" + old[end:], encoding="utf-8")
@@ -90,76 +219,44 @@ def replace_block(path: Path, text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench_ai", description=__doc__)
-    parser.add_argument("--games", type=int, default=10, help="games per match-up")
-    parser.add_argument("--strong-games", type=int, default=4,
-                        help="games per strong-vs-normal match-up (slow)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--players", type=int, action="append", help="only this count")
-    parser.add_argument("--four-seat-games", type=int, default=4,
-                        help="at most this many games per match-up with 3+ seats")
-    parser.add_argument("--matchup", action="append", help="e.g. normal:easy (repeatable)")
-    parser.add_argument("--tiny", action="store_true", help="2 easy-vs-random games each")
+    parser.add_argument("--matchup", action="append",
+                        help="e.g. normal:easy (repeatable; default: all three)")
+    parser.add_argument("--games", type=int, default=30,
+                        help="games per match-up, counting those already in the file")
+    parser.add_argument("--strong-games", type=int, default=None,
+                        help="games per strong-vs-normal match-up (default: --games)")
+    parser.add_argument("--max-moves", type=int, default=MAX_MOVES)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="JSON-lines file")
+    parser.add_argument("--report", action="store_true",
+                        help="play nothing: print the table of the games in the file")
     parser.add_argument("--write", action="store_true",
                         help="also put the table into docs/AI.md and docs/PERFORMANCE.md")
     args = parser.parse_args(argv)
     matchups = [tuple(m.split(":", 1)) for m in args.matchup] if args.matchup else \
         list(MATCHUPS)
-    if args.tiny:
-        matchups, args.games = [("easy", "random")], 2
-    jobs = []
+    configs: list[Config] = []
     for key in args.game or sorted(registry.games()):
         spec = registry.get(key).spec
         for n in args.players or range(spec.min_players, spec.max_players + 1):
-            for high, low in matchups:
-                count = args.strong_games if high == "strong" else args.games
-                if n > 2:
-                    count = min(count, args.four_seat_games)
-                jobs += [(key, n, high, low, 1000 + g) for g in range(count)]
-    started = time.perf_counter()
-    by_config: dict[tuple[str, int, str, str], list[GameRecord]] = defaultdict(list)
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for job, record in zip(jobs, pool.map(play, *zip(*jobs, strict=True)), strict=True):
-            by_config[job[:4]].append(record)
-            print(f"# {job}: higher level's share {record.share:g}", file=sys.stderr,
-                  flush=True)  # progress, and figures of a run cut short
-    lines = table(by_config)
-    lines.append(f"\n{len(jobs)} games in {time.perf_counter() - started:.0f} s "
-                 f"({max(1, args.jobs)} worker process(es)), "
-                 f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC.")
-    text = "\n".join(lines)
-    print(text)
-    if args.write:
+            if spec.min_players <= n <= spec.max_players:
+                configs += [(key, n, high, low) for high, low in matchups]
+    games = {c: (args.strong_games if c[2] == "strong" and args.strong_games is not None
+                 else args.games) for c in configs}
+    if not args.report:
+        jobs = plan(configs, games, load(args.results))
+        print(f"# {len(jobs)} games to play", file=sys.stderr, flush=True)
+        run(jobs, args.results, max(1, args.jobs), args.max_moves)
+    done = load(args.results)
+    selected = {c: list(done[c].values()) for c in configs if done.get(c)}
+    print("\n".join(table(selected)))
+    if args.write:  # the table of every game in the file, not only this selection
+        text = "\n".join(table({c: list(v.values()) for c, v in done.items()}))
         for path in WRITE_TO:
             replace_block(path, text)
     return 0
-
-
-def table(by_config: dict[tuple[str, int, str, str], list[GameRecord]]) -> list[str]:
-    """The Markdown table of every match-up."""
-    lines = [
-        "| Game | Seats | Match-up | Games | Win share of the higher level (95 % CI) "
-        "| Target | Met | Higher s/move p50/p95 (CPU p95) | Lower s/move p50/p95 (CPU p95) "
-        "| Avg score higher / lower |",
-        "|---|---|---|---|---|---|---|---|---|---|"]
-    for (key, n, high, low), recs in by_config.items():
-        wins = sum(r.share for r in recs)
-        lo, hi = wilson(wins, len(recs))
-        target = 0.7 if n == 2 else 2.0 / n
-        times = {lv: [t for r in recs for t in r.times.get(lv, [])] for lv in (high, low)}
-        cpu = {lv: [t for r in recs for t in r.cpu.get(lv, [])] for lv in (high, low)}
-        scores = {lv: [s for r in recs for s in r.scores.get(lv, [])] for lv in (high, low)}
-        avg = {lv: statistics.mean(v) if v else float("nan") for lv, v in scores.items()}
-        met = "yes" if wins / len(recs) >= target else "no"
-        lines.append(
-            f"| {key} | {n} | {high} vs {low} | {len(recs)} | {wins / len(recs):.0%} "
-            f"({lo:.0%}–{hi:.0%}) | ≥ {target:.0%} | {met}"
-            f" | {_pct(times[high], .5):.3f}/{_pct(times[high], .95):.3f} "
-            f"({_pct(cpu[high], .95):.3f}) "
-            f"| {_pct(times[low], .5):.3f}/{_pct(times[low], .95):.3f} "
-            f"({_pct(cpu[low], .95):.3f}) "
-            f"| {avg[high]:.1f} / {avg[low]:.1f} |")
-    return lines
 
 
 if __name__ == "__main__":

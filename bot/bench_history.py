@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core.history import MAX_IMPORT_BYTES, History, effective, sign, state_at
+from bot.core.history import MAX_IMPORT_BYTES, History, sign
+from bot.core.replay import effective, state_at
 from bot.core.service import GameService
 from bot.core.storage import SqliteRepository
-from bot.core.undo import Undo
-from bot.core.undo_rules import plan_undo
+from bot.core.undo import plan_undo
 from engines import registry
 from engines.base import Action
 
@@ -77,7 +77,6 @@ class LongGame:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.undo = Undo(service)
         self.game_id = 0
         self.key = sorted(registry.games())[0]
 
@@ -102,10 +101,13 @@ class LongGame:
         return seat
 
     async def take_back(self, seat: int) -> None:
-        game = await self.service.get(self.game_id)
-        plan = plan_undo(await self.service.repo.undo_tail(self.game_id, seat), seat)
-        assert plan is not None
-        await self.undo._apply(game, game.seats[seat], plan.rewind_to, "bench")
+        """The seat's last move taken back, by vote when it needs the others' consent."""
+        asked = await self.service.request_undo(self.game_id, USERS[seat])
+        if not asked.applied:
+            assert asked.request is not None
+            for voter in asked.request.voters:
+                done = await self.service.vote_undo(asked.request.id, voter, True)
+            assert done.applied
 
     async def grow(self, entries: int) -> None:
         while (game := await self.service.get(self.game_id)).version < entries:

@@ -18,12 +18,13 @@ from discord.ext import commands
 from bot.adapter import replies
 from bot.adapter.client import LudoBot
 from bot.adapter.translator import L
-from bot.core.absence_policies import VacationStatus, VoteResult
+from bot.core.absence_policies import VacationStatus
 from bot.core.deadlines import stamp
 from bot.core.errors import NoGameHere
 from bot.core.i18n import t
 from bot.core.models import LOBBY, DeadlinePolicy, GameInfo, UserSettings
 from bot.core.quiet_hours import format_time
+from bot.core.votes import VoteResult
 
 log = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ in an import circle — counting every import: at module level, inside functions
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,64 @@ def test_a_circle_is_found() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {
         frozenset({"a", "b", "c"})}
     assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == set()
+
+
+# The writes that change a game, its seats, its clocks' policy or its votes: only the service
+# makes them (under the game's lock, version-checked), whoever decides them.
+GAME_WRITES = {
+    "create_game", "set_seats", "replace_seat", "start_game", "save_move", "set_status",
+    "save_undo", "import_game", "set_deadline_policy", "set_clocks", "start_clock",
+    "abandon_seat", "take_over_seat", "add_vacation", "end_vacation", "mark_vacation_resumed",
+    "update_guild_settings", "update_user_settings", "create_vote", "cast_ballot",
+    "close_vote", "close_open_votes", "withdraw_ballots",
+}
+THE_WRITER = {"bot/core/service.py"}
+
+
+def repository_calls(path: Path) -> set[str]:
+    """The names of the methods ``path`` calls on a ``repo`` attribute or variable."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner = node.func.value
+            name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+            if name == "repo":
+                found.add(node.func.attr)
+    return found
+
+
+def test_only_the_service_writes_games_seats_policies_and_votes() -> None:
+    storage = ROOT / "bot" / "core" / "storage"
+    writers: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if storage in path.parents:
+            continue
+        writes = repository_calls(path) & GAME_WRITES
+        if writes:
+            writers[str(path.relative_to(ROOT))] = writes
+    assert set(writers) == THE_WRITER, writers
+    assert {"save_move", "cast_ballot", "save_undo", "take_over_seat"} <= writers[
+        "bot/core/service.py"]
+
+
+def test_the_write_names_are_the_storage_interface_s() -> None:
+    tree = ast.parse((ROOT / "bot/core/storage/base.py").read_text(encoding="utf-8"))
+    declared = {n.name for n in ast.walk(tree) if isinstance(n, ast.AsyncFunctionDef)}
+    assert declared >= GAME_WRITES, sorted(GAME_WRITES - declared)
+
+
+def test_design_names_every_module_of_both_rooms_and_only_modules_that_exist() -> None:
+    """docs/DESIGN.md stays true: each module of bot/core and bot/adapter is named there (the
+    storage's by its folder), and each ``bot/…`` path it names exists."""
+    design = (ROOT / "docs" / "DESIGN.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(bot/[\w/]+(?:\.py|/))`", design))
+    assert named, "DESIGN.md names no module"
+    missing_files = sorted(n for n in named if not (ROOT / n).exists())
+    assert not missing_files, f"DESIGN.md names {missing_files}"
+    for room in ("core", "adapter"):
+        for path in sorted((ROOT / "bot" / room).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if path.name == "__init__.py" or rel.startswith("bot/core/storage/"):
+                continue
+            assert rel in named, f"DESIGN.md does not say what {rel} holds"
+    assert "bot/core/storage/" in named

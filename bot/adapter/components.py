@@ -283,10 +283,7 @@ class UndoVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return (self.request_id,)
 
     async def game(self, bot: LudoBot) -> GameInfo | None:
-        request = await bot.service.repo.undo_request(self.request_id)
-        if request is None:
-            raise ServiceError(key="history.undo_closed")
-        return await bot.service.get(request.game_id)
+        return await bot.service.get((await bot.service.undo_vote(self.request_id)).game_id)
 
 
 class LogPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],

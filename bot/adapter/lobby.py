@@ -84,11 +84,12 @@ async def after_start(bot: LudoBot, result: MoveResult) -> None:
 
 async def vote_cancel(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
-    game, votes, cancelled = await bot.service.vote_cancel(game_id, interaction.user.id)
+    result = await bot.service.vote_cancel(game_id, interaction.user.id)
+    game = result.game
     locale = await public_locale(bot, game.guild_id)
-    if cancelled:
+    if result.passed:
         await reply(interaction, t("lobby.cancelled_by_vote", locale), ephemeral=False)
     else:
-        await reply(interaction, t("lobby.vote_recorded", locale, votes=len(votes),
-                                   needed=len(game.humans)),
+        await reply(interaction, t("lobby.vote_recorded", locale, votes=len(result.votes),
+                                   needed=len(result.needed)),
                     view=cancel_vote_view(game.id, locale), ephemeral=False)

@@ -26,14 +26,9 @@ from bot.core import messages
 from bot.core.errors import StaleVersion
 from bot.core.i18n import t
 from bot.core.models import GameInfo
-from bot.core.undo import Undo
-from bot.core.undo_rules import UndoResult
+from bot.core.undo import UndoResult
 
 log = logging.getLogger(__name__)
-
-
-def undo_of(bot: LudoBot) -> Undo:
-    return Undo(bot.service)
 
 
 async def undo(interaction: discord.Interaction[Any], game_id: int, *,
@@ -41,7 +36,7 @@ async def undo(interaction: discord.Interaction[Any], game_id: int, *,
     """``expected_version``: the version the Undo button was drawn at (None: the command)."""
     bot = bot_of(interaction)
     try:
-        result = await undo_of(bot).request(game_id, interaction.user.id,
+        result = await bot.service.request_undo(game_id, interaction.user.id,
                                             expected_version=expected_version)
     except StaleVersion as err:
         await reply(interaction, err.text(user_locale(interaction)))
@@ -84,11 +79,11 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
         bot.schedule_ai(game.id)
         return
     request = result.request
-    assert request is not None
+    assert request is not None and request.expires_at is not None
     if request.votes:
         yes = sum(1 for v in request.votes.values() if v)
         await reply(interaction, t("history.undo_progress", locale, yes=yes,
-                                        needed=len(request.voters)))
+                                   needed=len(request.voters)))
         return
     text = t("history.undo_ask", locale, player=player, n=len(result.taken_back),
              reason=t(f"history.undo_reason.{result.reason}", locale),
@@ -101,7 +96,7 @@ async def announce_undo(interaction: discord.Interaction[Any], bot: LudoBot,
 async def vote(interaction: discord.Interaction[Any], request_id: int, accept: bool) -> None:
     bot = bot_of(interaction)
     await acknowledge(interaction, "update")
-    result = await undo_of(bot).vote(request_id, interaction.user.id, accept)
+    result = await bot.service.vote_undo(request_id, interaction.user.id, accept)
     if result.applied or result.refused:
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(view=None)

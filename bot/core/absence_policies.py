@@ -2,8 +2,10 @@
 (a new policy, pause/resume), vacations, taking over an abandoned seat, quiet hours.
 
 Rules (docs/ASYNC.md): the creator sets the policy before the start; afterwards it changes
-only by a unanimous vote of the human players, like a pause. A vacation stops the player's
-clocks in every game; the days come from a yearly allowance set per server.
+only by a unanimous vote of the human players, like a pause (one vote model,
+:mod:`bot.core.votes`). A vacation stops the player's clocks in every game; the days come
+from a yearly allowance set per server. This module decides; every write goes through the
+service (:mod:`bot.core.service`), the only writer.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.core import errors, move_clocks
-from bot.core.deadlines import resume_user
-from bot.core.models import ACTIVE, LOBBY, DeadlinePolicy, GameInfo, Seat, UserSettings
+from bot.core import errors, votes
+from bot.core.models import ACTIVE, LOBBY, DeadlinePolicy, GameInfo, UserSettings
 from bot.core.quiet_hours import parse_time, zone
 from bot.core.service import GameService
-from bot.core.storage.base import SeatTaken, Vacation, VersionConflict
+from bot.core.storage.base import Vacation
+from bot.core.votes import VoteResult
 from engines.base import GameOver
 
 log = logging.getLogger(__name__)
@@ -31,15 +33,6 @@ MAX_ABANDON_AFTER = 20
 TIMEOUT_POLICIES = ("ai", "skip")
 DEFAULT_VACATION_DAYS = 10
 MAX_VACATION_DAYS = 365
-
-
-@dataclass(frozen=True, slots=True)
-class VoteResult:
-    game: GameInfo
-    topic: str
-    votes: frozenset[int]
-    needed: frozenset[int]
-    passed: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +105,7 @@ class Absence:
             raise errors.NotCreator(game_id=game_id)
         policy = make_policy(hours, on_timeout, abandon_after,
                              base=await self.repo.deadline_policy(game_id))
-        await self.repo.set_deadline_policy(game_id, policy, now=self.clock())
+        await self.service.set_deadline_policy(game_id, policy, restart_clocks=False)
         log.info("game %d: deadline policy %s", game_id, policy)
         return policy
 
@@ -120,73 +113,27 @@ class Absence:
                       on_timeout: str | None = None,
                       abandon_after: int | None = None) -> VoteResult:
         """After the start: a vote for a new policy, applied once every human agreed."""
-        game = await self._voter(game_id, user_id)
         current = await self.repo.deadline_policy(game_id)
         policy = make_policy(hours, on_timeout, abandon_after, base=current)
-        result = await self._vote(game, _topic(policy), user_id)
+        result = await self.service.vote(game_id, _topic(policy), user_id)
         if result.passed:
-            await self._apply_policy(game_id, policy)
+            await self.service.set_deadline_policy(game_id, policy, restart_clocks=True)
+            log.info("game %d: deadline policy changed by vote to %s", game_id, policy)
         return result
-
-    async def _apply_policy(self, game_id: int, policy: DeadlinePolicy) -> None:
-        now = self.clock()
-        await self.repo.set_deadline_policy(game_id, policy, now=now)
-        rows = await self.repo.reminders(game_id)
-        away = [r.user_id for r in rows if await self.repo.current_vacation(r.user_id, now)]
-        await self.repo.set_clocks(game_id, move_clocks.restart(policy, rows, away, now))
-        log.info("game %d: deadline policy changed by vote to %s", game_id, policy)
 
     # ------------------------------------------------------------ pause
     async def vote_pause(self, game_id: int, user_id: int) -> VoteResult:
         """A vote to pause a running game, or to resume a paused one (unanimous)."""
-        game = await self._voter(game_id, user_id)
         paused = (await self.repo.deadline_policy(game_id)).paused_at is not None
-        result = await self._vote(game, "resume" if paused else "pause", user_id)
+        result = await self.service.vote(game_id, votes.RESUME if paused else votes.PAUSE,
+                                         user_id)
         if result.passed:
-            await self.set_paused(game_id, not paused)
+            await self.service.set_paused(game_id, not paused)
         return result
 
     async def set_paused(self, game_id: int, paused: bool) -> bool:
-        """Stop or restart every clock of the game (a vote passed, or an admin); False if
-        it already was in that state."""
-        now = self.clock()
-        policy = await self.repo.deadline_policy(game_id)
-        if (policy.paused_at is not None) == paused:
-            return False
-        policy = dataclasses.replace(policy, paused_at=now if paused else None)
-        await self.repo.set_deadline_policy(game_id, policy, now=now)
-        rows = await self.repo.reminders(game_id)
-        if paused:
-            changed = move_clocks.stop(rows, now)
-        else:
-            here = [r for r in rows if not await self.repo.current_vacation(r.user_id, now)]
-            changed = move_clocks.resume(policy, here, now, now)
-        await self.repo.set_clocks(game_id, changed)
-        await self.repo.clear_table_votes(game_id)
-        log.info("game %d %s", game_id, "paused" if paused else "resumed")
-        return True
-
-    # ------------------------------------------------------------ votes
-    async def _voter(self, game_id: int, user_id: int) -> GameInfo:
-        game = await self.service.get(game_id)
-        if game.status == LOBBY:
-            raise errors.NotStarted(game_id=game_id)
-        if game.status != ACTIVE:
-            raise GameOver(f"game {game_id} is {game.status}")
-        if game.seat_of(user_id) is None:
-            raise errors.NotSeated(game_id=game_id)
-        return game
-
-    async def _vote(self, game: GameInfo, topic: str, user_id: int) -> VoteResult:
-        votes = frozenset(await self.repo.add_table_vote(game.id, topic, user_id,
-                                                         now=self.clock()))
-        humans = frozenset(s.user_id for s in game.humans if s.user_id is not None)
-        passed = humans <= votes
-        if passed:
-            await self.repo.clear_table_votes(game.id)
-        log.info("game %d: vote %s by %d (%d/%d)%s", game.id, topic, user_id,
-                 len(votes & humans), len(humans), " -> passed" if passed else "")
-        return VoteResult(game, topic, votes & humans, humans, passed)
+        """Stop or restart every clock of the game (an admin); False if it already was."""
+        return await self.service.set_paused(game_id, paused)
 
     # ------------------------------------------------------------ vacations
     async def allowance(self, guild_id: int | None) -> int:
@@ -212,11 +159,7 @@ class Absence:
         if not 1 <= days <= status.left:
             raise errors.InvalidOption(key="deadline.vacation_days", days=days, left=status.left)
         now = self.clock()
-        await self.repo.add_vacation(user_id, now, now + days * DAY)
-        rows = await self.repo.user_clocks(user_id)
-        for game_id in sorted({r.game_id for r in rows}):
-            await self.repo.set_clocks(game_id, move_clocks.stop(
-                [r for r in rows if r.game_id == game_id], now))
+        await self.service.start_vacation(user_id, now, now + days * DAY)
         log.info("user %d: vacation of %d day(s)", user_id, days)
         return await self.vacation_status(user_id, guild_id)
 
@@ -226,9 +169,7 @@ class Absence:
         current = await self.repo.current_vacation(user_id, now)
         if current is None:
             raise errors.Forbidden(key="deadline.no_vacation")
-        await self.repo.end_vacation(current.id, now)
-        await resume_user(self.service, user_id, now, now)
-        await self.repo.mark_vacation_resumed(current.id)
+        await self.service.end_vacation(current, now)
         log.info("user %d: vacation ended early", user_id)
         return await self.vacation_status(user_id, guild_id)
 
@@ -236,8 +177,7 @@ class Absence:
         if not 0 <= days <= MAX_VACATION_DAYS:
             raise errors.InvalidOption(option="vacation_days", value=days,
                                        choices=f"0-{MAX_VACATION_DAYS}")
-        await self.repo.update_guild_settings(guild_id, {"vacation_days": days},
-                                              now=self.clock())
+        await self.service.set_vacation_days(guild_id, days)
         return days
 
     # ------------------------------------------------------------ takeover
@@ -258,16 +198,7 @@ class Absence:
             seat = min(free)
         if seat is None or seat not in free:
             raise errors.Forbidden(key="deadline.not_abandoned", seat=(seat or 0) + 1)
-        try:
-            game = await self.repo.take_over_seat(game_id, Seat(seat, user_id, name),
-                                                  version=game.version, now=self.clock())
-        except SeatTaken:
-            raise errors.AlreadySeated(game_id=game_id) from None
-        except VersionConflict:
-            raise errors.Forbidden(key="deadline.not_abandoned", seat=seat + 1) from None
-        await self.service.seat_changed(game_id)
-        log.info("game %d: user %d took over seat %d", game_id, user_id, seat)
-        return game
+        return await self.service.take_over_seat(game_id, seat, user_id, name)
 
     # ------------------------------------------------------------ quiet hours
     async def set_quiet(self, user_id: int, *, timezone_name: str | None = None,
@@ -293,6 +224,6 @@ class Absence:
             values["notify_before"] = bool(notify_before)
         if not values:
             return await self.repo.user_settings(user_id)
-        settings = await self.repo.update_user_settings(user_id, values, now=self.clock())
+        settings = await self.service.set_quiet_hours(user_id, values)
         log.info("user %d quiet settings: %s", user_id, values)
         return settings

@@ -25,19 +25,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.core import move_clocks
 from bot.core.errors import StaleVersion
 from bot.core.messages import jump_link
-from bot.core.models import ACTIVE, GameInfo, MoveResult, Seat
+from bot.core.models import ACTIVE, GameInfo, MoveResult
 from bot.core.quiet_hours import quiet_until
 from bot.core.service import GameService, announcement, notice
 from bot.core.shards import ALL, Shards
-from bot.core.storage.base import Outgoing, Reminder, VersionConflict
+from bot.core.storage.base import Outgoing, Reminder
 from engines.base import Action, Engine, GameError, Message, offered
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 200  # moves played for one absent seat in one timeout (a whole turn)
-ABANDONED_NAME = "{name} 🤖"
 
 
 class DeadlineOutput(Protocol):
@@ -104,8 +102,7 @@ class DeadlineKeeper:
         if not self.shards.home:  # a vacation is a user's, not a guild's: the home shard's
             return
         for vacation in await self.repo.vacations_to_resume(now):
-            await resume_user(self.service, vacation.user_id, vacation.end_at, now)
-            await self.repo.mark_vacation_resumed(vacation.id)
+            await self.service.vacation_over(vacation, now)
             report.resumed += 1
 
     # ------------------------------------------------------------ warnings
@@ -160,7 +157,7 @@ class DeadlineKeeper:
 
         def choose(engine: Engine[Any], state: Any,
                    current: GameInfo) -> Action | Awaitable[Action]:
-            if skip:
+            if policy.on_timeout == "skip":
                 action = engine.skip_action(state, row.seat)
                 # A skip the rules refuse would block the seat: the AI plays instead.
                 if isinstance(action, Action) and offered(engine, state, row.seat, action):
@@ -203,17 +200,11 @@ class DeadlineKeeper:
         return isinstance(action, Action) and offered(engine, state, seat, action)
 
     async def _abandon(self, game_id: int, row: Reminder, misses: int) -> bool:
-        game = await self.service.get(game_id)
-        if game.status != ACTIVE or game.seats[row.seat].user_id != row.user_id:
-            return False
-        name = ABANDONED_NAME.format(name=game.seats[row.seat].name)[:80]
         notice = announcement("deadline.abandoned", {"player": f"<@{row.user_id}>",
                                                      "misses": misses, "seat": row.seat + 1})
-        try:
-            game = await self.repo.abandon_seat(
-                game_id, Seat(row.seat, None, name, game.ai_level), row.user_id,
-                row.turn_version, now=self.clock(), outbox=[notice])
-        except VersionConflict:
+        game = await self.service.abandon_seat(game_id, row.seat, row.user_id, row.turn_version,
+                                               now=self.clock(), outbox=[notice])
+        if game is None:
             return False
         log.info("game %d: seat %d abandoned by user %d after %d misses", game_id, row.seat,
                  row.user_id, misses)
@@ -299,19 +290,3 @@ class DeadlineKeeper:
 def stamp(at: float) -> str:
     """A Discord timestamp that every reader sees in their own time zone ("in 3 hours")."""
     return f"<t:{int(at)}:R>"
-
-
-async def resume_user(service: GameService, user_id: int, at: float, now: float) -> int:
-    """Restart a player's stopped clocks (their vacation ended at ``at``), except in games
-    the table has paused; return how many were restarted."""
-    repo = service.repo
-    rows = await repo.user_clocks(user_id)
-    restarted = 0
-    for game_id in sorted({r.game_id for r in rows}):
-        policy = await repo.deadline_policy(game_id)
-        if not policy.enabled or policy.paused_at is not None:
-            continue
-        changed = move_clocks.resume(policy, [r for r in rows if r.game_id == game_id], at, now)
-        await repo.set_clocks(game_id, changed)
-        restarted += len(changed)
-    return restarted

@@ -3,7 +3,7 @@
 Same seed + same effective log = same game, so every past position is the replay of a
 prefix of the effective log (the moves not taken back by an undo, see :mod:`bot.core.undo`). To
 keep that cheap however long the game, the storage keeps a snapshot every few moves and a
-position is replayed from the nearest one (:func:`rebuild_position`), in a worker thread.
+position is replayed from the nearest one (:func:`bot.core.replay.rebuild_position`).
 Replays only ever show spectator views.
 
 Exports hold the options, the seats, the seed, the whole log (undo entries included), a
@@ -23,8 +23,7 @@ import json
 import logging
 import math
 import secrets
-from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +31,9 @@ from bot.core import errors
 from bot.core.i18n import normalise
 from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
 from bot.core.render import draw, off_loop
+from bot.core.replay import effective, replay_from, state_at, states
 from bot.core.service import GameService, validate_options
-from bot.core.storage.base import SNAPSHOT_EVERY, LogRow, ReplayBase, Repository, undone_by
+from bot.core.storage.base import SNAPSHOT_EVERY, LogRow, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
 log = logging.getLogger(__name__)
@@ -44,47 +44,6 @@ MAX_NAME = 32  # Discord display names are at most 32 characters
 SIGNING_KEY = "export_signing_key"
 ENDED = (FINISHED, CANCELLED)
 STARTED = (ACTIVE, FINISHED, CANCELLED)
-
-
-# ------------------------------------------------------------------ pure replay
-
-def effective(rows: Sequence[LogRow]) -> list[LogRow]:
-    """The moves that count, in order (undo entries and taken-back moves left out)."""
-    return [r for r in rows if r.effective]
-
-
-def initial_state(engine: Engine[Any], game: GameInfo) -> Any:
-    return engine.new_game(len(game.seats), game.seed, game.options)
-
-
-def states(engine: Engine[Any], game: GameInfo, moves: Sequence[LogRow]) -> Iterator[Any]:
-    """Position 0 (the setup) then the state after each move."""
-    state = initial_state(engine, game)
-    yield state
-    for row in moves:
-        state = engine.apply(state, row.seat, Action.parse(row.action)).state
-        yield state
-
-
-def state_at(engine: Engine[Any], game: GameInfo, moves: Sequence[LogRow], position: int) -> Any:
-    """The state after the first ``position`` effective moves."""
-    return deque(states(engine, game, moves[:position]), maxlen=1)[0]
-
-
-def replay_from(engine: Engine[Any], game: GameInfo, base: ReplayBase) -> Any:
-    """The state at ``base``'s last move: its snapshot (or the setup), then its moves."""
-    state = initial_state(engine, game) if base.state is None else engine.from_dict(base.state)
-    for row in base.moves:
-        state = engine.apply(state, row.seat, Action.parse(row.action)).state
-    return state
-
-
-async def rebuild_position(repo: Repository, engine: Engine[Any], game: GameInfo,
-                           position: int) -> Any:
-    """The state after ``position`` effective moves, from the nearest stored snapshot
-    (at most :data:`~bot.core.storage.base.SNAPSHOT_EVERY` moves replayed, in a worker thread)."""
-    base = await repo.replay_base(game.id, position)
-    return await asyncio.to_thread(replay_from, engine, game, base)
 
 
 def digest(engine: Engine[Any], state: Any) -> str:
@@ -449,7 +408,7 @@ class History:
         key = ("replay", game.id, game.version, pos, locale, tuple(names))
         try:
             image: bytes | None = await self.service.images.get(
-                key, lambda: self.service._render_fn(game.game_key, view, names, locale))
+                key, lambda: self.service.draw_view(game.game_key, view, names, locale))
         except Exception:
             log.exception("game %d: drawing replay position %d failed", game.id, pos)
             image = None
@@ -488,11 +447,10 @@ class History:
 
         built = await asyncio.to_thread(read)
         engine = self.service.engine(built.game_key)
-        game = await self.repo.import_game(
-            guild_id=guild_id, channel_id=channel_id, game_key=built.game_key,
-            creator_id=user_id, options=built.options, seed=built.seed, seats=built.seats,
-            status=built.status, state=engine.to_dict(built.state), rows=built.rows,
-            now=self.service.clock(), snapshots=built.snapshots)
+        game = await self.service.import_game(
+            guild_id=guild_id, channel_id=channel_id, user_id=user_id, game_key=built.game_key,
+            options=built.options, seed=built.seed, seats=built.seats, status=built.status,
+            state=engine.to_dict(built.state), rows=built.rows, snapshots=built.snapshots)
         log.info("game %d imported by %d: %s, %d entries", game.id, user_id, game.game_key,
                  len(built.rows))
         return game

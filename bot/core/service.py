@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from bot.core import errors, move_clocks
+from bot.core import errors, move_clocks, votes
 from bot.core.i18n import LOCALES, normalise
 from bot.core.image_cache import ImageCache
 from bot.core.models import (
@@ -35,6 +35,7 @@ from bot.core.models import (
     CANCELLED,
     LOBBY,
     OPEN_STATUSES,
+    DeadlinePolicy,
     GameInfo,
     GuildSettings,
     LogEntry,
@@ -46,6 +47,7 @@ from bot.core.models import (
 )
 from bot.core.ratings import Ratings
 from bot.core.render import render_board
+from bot.core.replay import rebuild_position
 from bot.core.shards import ALL, Shards
 from bot.core.storage.base import (
     AwaitedSeat,
@@ -53,11 +55,15 @@ from bot.core.storage.base import (
     LogRow,
     Outgoing,
     Repository,
+    RequestPending,
     SeatTaken,
+    Vacation,
     VersionConflict,
+    Vote,
 )
 from bot.core.thinker import Thinker
-from bot.core.undo_rules import plan_undo
+from bot.core.undo import VOTE_HOURS, UndoResult, plan_undo
+from bot.core.votes import VoteResult
 from engines import registry
 from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.base import (
@@ -78,6 +84,7 @@ RenderFn = Callable[[str, Mapping[str, Any], Sequence[str], str], Awaitable[byte
 MAX_REMINDER_HOURS = 24.0 * 30
 MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
 AI_NAME = "AI {n}"
+ABANDONED_NAME = "{name} 🤖"  # an abandoned seat, played by the AI until taken over
 TURN_MESSAGE = "turn"  # the outbox kind of a turn message (board, account, who is next)
 ANNOUNCEMENT = "announce"  # the outbox kind of a public notice (a missed deadline, a seat left)
 NOTICE = "notice"  # the outbox kind of a message to one player (a deadline warning, "you're next")
@@ -219,6 +226,7 @@ class GameService:
         self.default_reminder_hours = default_reminder_hours
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.ratings = Ratings(repo, self.engine, clock=clock)
+        self.undo_vote_hours = VOTE_HOURS  # how long the others have to answer an undo vote
 
     # --- loading -----------------------------------------------------------------------
     def engine(self, game_key: str) -> Engine[Any]:
@@ -412,7 +420,7 @@ class GameService:
                         game_id, Seat(seat, None, _ai_name(game), game.ai_level),
                         now=self.clock())
                     if old.user_id is not None:
-                        await self.repo.remove_cancel_vote(game_id, old.user_id)
+                        await self.repo.withdraw_ballots(game_id, old.user_id)
         log.info("game %d: seat %d removed by %d", game_id, seat, by_user_id)
         return game
 
@@ -479,25 +487,274 @@ class GameService:
         except VersionConflict:
             raise GameOver(f"game {game_id} is already over") from None
 
-    async def vote_cancel(self, game_id: int, user_id: int) -> tuple[GameInfo, set[int], bool]:
+    async def vote_cancel(self, game_id: int, user_id: int) -> VoteResult:
         """After the start, the game is cancelled once every human player voted for it."""
         with _logged("vote_cancel", game=game_id, user=user_id):
             async with self._locks[game_id]:
-                game = await self.get(game_id)
-                if game.status == LOBBY:
-                    raise errors.NotStarted(game_id=game_id)
-                if game.status != ACTIVE:
-                    raise GameOver(f"game {game_id} is {game.status}")
-                if game.seat_of(user_id) is None:
+                result = await self._vote_yes(game_id, votes.CANCEL, user_id)
+                if result.passed:
+                    result = dataclasses.replace(
+                        result, game=await self._set_status(game_id, CANCELLED))
+        return result
+
+    # --- votes (bot/core/votes.py) -------------------------------------------------------
+    async def vote(self, game_id: int, topic: str, user_id: int) -> VoteResult:
+        """A seated human's yes to a unanimous table vote (``pause``, ``resume``, a new
+        deadline policy): opens it when none is open on ``topic``, closes it as accepted
+        once every human seated agreed; the caller then acts on it."""
+        with _logged("vote", game=game_id, user=user_id, topic=topic):
+            async with self._locks[game_id]:
+                return await self._vote_yes(game_id, topic, user_id)
+
+    async def _vote_yes(self, game_id: int, topic: str, user_id: int) -> VoteResult:
+        game = await self._seated_in_running_game(game_id, user_id)
+        now = self.clock()
+        vote = await self.repo.open_vote(game_id, topic) or await self.repo.create_vote(
+            game_id, topic, user_id=user_id, now=now)
+        result = votes.tally(await self.repo.cast_ballot(vote.id, user_id, True, now=now), game)
+        if result.passed:
+            await self.repo.close_vote(vote.id, votes.ACCEPTED, now=now)
+            if votes.is_table_topic(topic):  # the clocks changed: the other proposals go
+                await self.repo.close_open_votes(game_id, votes.VOID, now=now,
+                                                 keep=(votes.CANCEL, votes.UNDO))
+        log.info("game %d: vote %s by %d (%d/%d)%s", game_id, topic, user_id,
+                 len(result.votes), len(result.needed), " -> passed" if result.passed else "")
+        return result
+
+    async def _seated_in_running_game(self, game_id: int, user_id: int) -> GameInfo:
+        game = await self.get(game_id)
+        if game.status == LOBBY:
+            raise errors.NotStarted(game_id=game_id)
+        if game.status != ACTIVE:
+            raise GameOver(f"game {game_id} is {game.status}")
+        if game.seat_of(user_id) is None:
+            raise errors.NotSeated(game_id=game_id)
+        return game
+
+    # --- undo (the rules: bot/core/undo.py) ---------------------------------------
+    async def request_undo(self, game_id: int, user_id: int, *,
+                           expected_version: int | None = None) -> UndoResult:
+        """Take back the user's last move, or open an ``undo`` vote when consent is needed.
+
+        ``expected_version`` is the version the Undo button was drawn at: like every move,
+        an undo asked of an older position is :class:`~bot.core.errors.StaleVersion` (a
+        second click on the same button, or a click racing a move, takes nothing more)."""
+        with _logged("request_undo", game=game_id, user=user_id):
+            async with self._locks[game_id]:
+                game, engine, _state = await self._load_active(game_id)
+                seat = game.seat_of(user_id)
+                if seat is None:
                     raise errors.NotSeated(game_id=game_id)
-                votes = await self.repo.add_cancel_vote(game_id, user_id, now=self.clock())
-                humans = {s.user_id for s in game.humans}
-                cancelled = humans <= votes
-                if cancelled:
-                    game = await self._set_status(game_id, CANCELLED)
-        log.info("game %d: cancel vote by %d (%d/%d)%s", game_id, user_id,
-                 len(votes & humans), len(humans), " -> cancelled" if cancelled else "")
-        return game, votes, cancelled
+                if expected_version is not None and expected_version != game.version:
+                    raise errors.StaleVersion(game_id=game_id, version=game.version)
+                plan = plan_undo(await self.repo.undo_tail(game_id, seat.seat), seat.seat)
+                if plan is None:
+                    raise errors.Forbidden(key="history.undo_nothing")
+                others = sorted(votes.humans(game) - {user_id})
+                if not plan.needs_consent or not others:
+                    return await self._rewind(game, engine, seat, plan.rewind_to, plan.reason)
+                now = self.clock()
+                pending = await self.repo.open_vote(game_id, votes.UNDO)
+                if pending is not None:
+                    status = votes.outcome(pending, game, now)
+                    if status == votes.OPEN:
+                        raise errors.Forbidden(key="history.undo_pending")
+                    await self.repo.close_vote(pending.id, status, now=now)
+                try:
+                    vote = await self.repo.create_vote(
+                        game_id, votes.UNDO, user_id=user_id, now=now, voters=others,
+                        expires_at=now + self.undo_vote_hours * 3600, version=game.version,
+                        seat=seat.seat, rewind_to=plan.rewind_to)
+                except RequestPending:
+                    raise errors.Forbidden(key="history.undo_pending") from None
+        log.info("game %d: undo vote %d asked by %d (%s, %d move(s))", game_id, vote.id,
+                 user_id, plan.reason, len(plan.taken_back))
+        return UndoResult(game, seat, request=vote, reason=plan.reason,
+                          taken_back=plan.taken_back)
+
+    async def vote_undo(self, vote_id: int, user_id: int, accept: bool) -> UndoResult:
+        """A voter's answer to an undo vote; the last yes applies the undo."""
+        found = await self.undo_vote(vote_id)
+        with _logged("vote_undo", game=found.game_id, user=user_id):
+            async with self._locks[found.game_id]:
+                vote = await self.undo_vote(vote_id)
+                if vote.status != votes.OPEN:
+                    raise errors.Forbidden(key="history.undo_closed")
+                game = await self.get(vote.game_id)
+                assert vote.seat is not None and vote.rewind_to is not None
+                requester = game.seats[vote.seat]
+                if user_id not in vote.voters:
+                    raise errors.Forbidden(key="history.undo_not_voter")
+                now = self.clock()
+                status = votes.outcome(vote, game, now) if game.status == ACTIVE else votes.VOID
+                if status in (votes.EXPIRED, votes.VOID):
+                    await self.repo.close_vote(vote_id, status, now=now)
+                    if status == votes.EXPIRED:
+                        return UndoResult(game, requester, refused="expired", request=vote)
+                    raise errors.Forbidden(key="history.undo_void")
+                try:
+                    vote = await self.repo.cast_ballot(vote_id, user_id, accept, now=now)
+                except VersionConflict:
+                    raise errors.Forbidden(key="history.undo_closed") from None
+                status = votes.outcome(vote, game, now)
+                if status == votes.REFUSED:
+                    await self.repo.close_vote(vote_id, status, now=now)
+                    log.info("game %d: undo vote %d refused by %d", game.id, vote_id, user_id)
+                    return UndoResult(game, requester, refused="refused", request=vote)
+                if status != votes.ACCEPTED:
+                    return UndoResult(game, requester, request=vote)
+                await self.repo.close_vote(vote_id, votes.ACCEPTED, now=now)
+                game, engine, _state = await self._load_active(game.id)
+                result = await self._rewind(game, engine, requester, vote.rewind_to, "vote")
+        return dataclasses.replace(result, request=vote)
+
+    async def undo_vote(self, vote_id: int) -> Vote:
+        """An undo vote by id (a vote button names it); closed or not."""
+        vote = await self.repo.vote(errors.check_id(vote_id))
+        if vote is None or vote.topic != votes.UNDO:
+            raise errors.Forbidden(key="history.undo_closed")
+        return vote
+
+    async def pending_undo(self, game_id: int) -> Vote | None:
+        return await self.repo.open_vote(game_id, votes.UNDO)
+
+    async def _rewind(self, game: GameInfo, engine: Engine[Any], seat: Seat, rewind_to: int,
+                      reason: str) -> UndoResult:
+        """Rewind to entry ``rewind_to`` (the game's lock is held): the state there is
+        rebuilt from the nearest stored snapshot (:func:`bot.core.history.rebuild_position`),
+        so its cost does not grow with the game. The log stays append-only: an undo entry
+        marks the taken-back entries, and the version still grows."""
+        plan = plan_undo(await self.repo.undo_tail(game.id, seat.seat), seat.seat)
+        if plan is None:
+            raise errors.Forbidden(key="history.undo_nothing")
+        if plan.rewind_to != rewind_to:  # the game changed since the vote was asked
+            raise errors.Forbidden(key="history.undo_void")
+        taken = plan.taken_back
+        state = await rebuild_position(self.repo, engine, game, game.moves - len(taken))
+        awaited = self._awaited(game, engine, state)
+        try:
+            saved = await self.repo.save_undo(
+                game.id, expected_version=game.version, state=engine.to_dict(state),
+                seat=seat.seat, rewind_to=rewind_to, undone=[r.seq for r in taken],
+                awaited=await self._reminder_plan(game, awaited), now=self.clock())
+        except VersionConflict:
+            raise errors.StaleVersion(game_id=game.id, version=game.version) from None
+        log.info("game %d v%d: seat %d took back %d move(s) to #%d (%s)", game.id,
+                 saved.version, seat.seat, len(taken), rewind_to, reason)
+        return UndoResult(saved, seat, applied=True, reason=reason, taken_back=taken,
+                          awaited=self._awaited(saved, engine, state))
+
+    # --- the clocks of a game (bot/core/absence_policies.py decides, the service writes) -
+    async def set_deadline_policy(self, game_id: int, policy: DeadlinePolicy, *,
+                                  restart_clocks: bool) -> None:
+        """Store the game's deadline policy; ``restart_clocks`` (a change after the start)
+        restarts every running clock under it, players on vacation excepted."""
+        async with self._locks[game_id]:
+            now = self.clock()
+            await self.repo.set_deadline_policy(game_id, policy, now=now)
+            if restart_clocks:
+                rows = await self.repo.reminders(game_id)
+                away = [r.user_id for r in rows
+                        if await self.repo.current_vacation(r.user_id, now)]
+                await self.repo.set_clocks(game_id, move_clocks.restart(policy, rows, away, now))
+
+    async def set_paused(self, game_id: int, paused: bool) -> bool:
+        """Stop or restart every clock of the game (a vote passed, or an admin); False if
+        it already was in that state. Open votes about the clocks are void then."""
+        async with self._locks[game_id]:
+            now = self.clock()
+            policy = await self.repo.deadline_policy(game_id)
+            if (policy.paused_at is not None) == paused:
+                return False
+            policy = dataclasses.replace(policy, paused_at=now if paused else None)
+            await self.repo.set_deadline_policy(game_id, policy, now=now)
+            rows = await self.repo.reminders(game_id)
+            if paused:
+                changed = move_clocks.stop(rows, now)
+            else:
+                here = [r for r in rows if not await self.repo.current_vacation(r.user_id, now)]
+                changed = move_clocks.resume(policy, here, now, now)
+            await self.repo.set_clocks(game_id, changed)
+            await self.repo.close_open_votes(game_id, votes.VOID, now=now,
+                                             keep=(votes.CANCEL, votes.UNDO))
+        log.info("game %d %s", game_id, "paused" if paused else "resumed")
+        return True
+
+    async def stop_clocks(self, user_id: int, now: float) -> None:
+        """A player went on vacation: their clocks stop in every game."""
+        rows = await self.repo.user_clocks(user_id)
+        for game_id in sorted({r.game_id for r in rows}):
+            async with self._locks[game_id]:
+                await self.repo.set_clocks(game_id, move_clocks.stop(
+                    [r for r in rows if r.game_id == game_id], now))
+
+    async def resume_clocks(self, user_id: int, at: float, now: float) -> int:
+        """Restart a player's stopped clocks (their vacation ended at ``at``), except in
+        games the table has paused; return how many were restarted."""
+        rows = await self.repo.user_clocks(user_id)
+        restarted = 0
+        for game_id in sorted({r.game_id for r in rows}):
+            async with self._locks[game_id]:
+                policy = await self.repo.deadline_policy(game_id)
+                if not policy.enabled or policy.paused_at is not None:
+                    continue
+                changed = move_clocks.resume(policy, [r for r in rows if r.game_id == game_id],
+                                             at, now)
+                await self.repo.set_clocks(game_id, changed)
+                restarted += len(changed)
+        return restarted
+
+    async def start_vacation(self, user_id: int, start: float, end: float) -> None:
+        """A player's vacation (its days checked by bot/core/absence_policies.py): their
+        clocks stop in every game."""
+        await self.repo.add_vacation(user_id, start, end)
+        await self.stop_clocks(user_id, start)
+
+    async def end_vacation(self, vacation: Vacation, now: float) -> None:
+        """Back early: the vacation ends now and the player's clocks restart."""
+        await self.repo.end_vacation(vacation.id, now)
+        await self.resume_clocks(user_id=vacation.user_id, at=now, now=now)
+        await self.repo.mark_vacation_resumed(vacation.id)
+
+    async def vacation_over(self, vacation: Vacation, now: float) -> int:
+        """A vacation that ran its course (the deadline pass): clocks restart from its end."""
+        restarted = await self.resume_clocks(vacation.user_id, vacation.end_at, now)
+        await self.repo.mark_vacation_resumed(vacation.id)
+        return restarted
+
+    async def abandon_seat(self, game_id: int, seat: int, user_id: int, turn_version: int, *,
+                           now: float, outbox: Sequence[Outgoing] = ()) -> GameInfo | None:
+        """The deadline pass declares a seat abandoned after too many missed deadlines: the
+        AI plays it until someone takes it over; ``outbox``: the notices written with it.
+        None if it no longer is that user's."""
+        async with self._locks[game_id]:
+            game = await self.get(game_id)
+            if game.status != ACTIVE or game.seats[seat].user_id != user_id:
+                return None
+            name = ABANDONED_NAME.format(name=game.seats[seat].name)[:80]
+            try:
+                return await self.repo.abandon_seat(
+                    game_id, Seat(seat, None, name, game.ai_level), user_id, turn_version,
+                    now=now, outbox=outbox)
+            except VersionConflict:
+                return None
+
+    async def take_over_seat(self, game_id: int, seat: int, user_id: int,
+                             name: str) -> GameInfo:
+        """Someone in the channel takes an abandoned seat (bot/core/absence_policies.py
+        checks who may); the new player's clock starts."""
+        async with self._locks[game_id]:
+            game = await self.get(game_id)
+            try:
+                game = await self.repo.take_over_seat(game_id, Seat(seat, user_id, name),
+                                                      version=game.version, now=self.clock())
+            except SeatTaken:
+                raise errors.AlreadySeated(game_id=game_id) from None
+            except VersionConflict:
+                raise errors.Forbidden(key="deadline.not_abandoned", seat=seat + 1) from None
+            await self._restart_reminders(game_id)
+        log.info("game %d: user %d took over seat %d", game_id, user_id, seat)
+        return game
 
     # --- moves -------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: str, *,
@@ -544,14 +801,12 @@ class GameService:
                 move = await move
             return await self._apply(game, engine, state, seat, move)
 
-    async def seat_changed(self, game_id: int) -> None:
+    async def _restart_reminders(self, game_id: int) -> None:
         """A seat changed hands while the game runs (a takeover): an awaited human without
-        a reminder row gets one, with a fresh clock."""
-        async with self._locks[game_id]:
-            game, engine, state = await self._load(game_id)
-            for awaited in await self._reminder_plan(game, self._awaited(game, engine, state)):
-                await self.repo.start_clock(game_id, awaited, version=game.version,
-                                            now=self.clock())
+        a reminder row gets one, with a fresh clock (the game's lock is held)."""
+        game, engine, state = await self._load(game_id)
+        for awaited in await self._reminder_plan(game, self._awaited(game, engine, state)):
+            await self.repo.start_clock(game_id, awaited, version=game.version, now=self.clock())
 
     async def reliability(self, user_id: int) -> Reliability:
         """Games finished, deadlines missed and seats abandoned (``/game profile``)."""
@@ -727,6 +982,24 @@ class GameService:
         return await self.images.get(key, lambda: self._render_fn(
             game.game_key, engine.view(state, seat), names, locale))
 
+    async def draw_view(self, game_key: str, view: Mapping[str, Any], names: Sequence[str],
+                        locale: str) -> bytes:
+        """A view drawn by the game's renderer (replay frames; their cache is the caller's)."""
+        return await self._render_fn(game_key, view, names, locale)
+
+    async def import_game(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                          game_key: str, options: Mapping[str, Any], seed: int,
+                          seats: Sequence[Seat], status: str, state: Mapping[str, Any],
+                          rows: Sequence[LogRow],
+                          snapshots: Sequence[tuple[int, int, Mapping[str, Any]]]) -> GameInfo:
+        """Store a game rebuilt from an export (checked and replayed by
+        :mod:`bot.core.history`): finished or cancelled, kept for replays, never rated."""
+        with _logged("import_game", user=user_id, game_key=game_key):
+            return await self.repo.import_game(
+                guild_id=guild_id, channel_id=channel_id, game_key=game_key,
+                creator_id=user_id, options=options, seed=seed, seats=seats, status=status,
+                state=state, rows=rows, now=self.clock(), snapshots=snapshots)
+
     async def _render(self, game: GameInfo, engine: Engine[Any], state: Any) -> bytes | None:
         """The public (spectator) board in the server's language; a drawing bug must not
         lose an already saved move, so it is logged and the message goes without image."""
@@ -840,8 +1113,20 @@ class GameService:
         return await self.repo.update_guild_settings(
             guild_id, {"reminder_hours": value}, now=self.clock())
 
+    async def set_vacation_days(self, guild_id: int, days: int) -> GuildSettings:
+        """The server's yearly vacation allowance (checked by bot/core/absence_policies.py)."""
+        return await self.repo.update_guild_settings(guild_id, {"vacation_days": days},
+                                                     now=self.clock())
+
     async def user_settings(self, user_id: int) -> UserSettings:
         return await self.repo.user_settings(user_id)
+
+    async def set_quiet_hours(self, user_id: int, values: Mapping[str, Any]) -> UserSettings:
+        """Quiet-hour preferences, already checked by bot/core/absence_policies.py."""
+        unknown = set(values) - {"timezone", "quiet_start", "quiet_end", "notify_before"}
+        if unknown:
+            raise ValueError(f"not a quiet-hour setting: {sorted(unknown)}")
+        return await self.repo.update_user_settings(user_id, dict(values), now=self.clock())
 
     async def set_user_locale(self, user_id: int, locale: str | None) -> UserSettings:
         return await self.repo.update_user_settings(

@@ -55,6 +55,7 @@ class Budget:
     iterations: int  # simulations per move
     playout: int  # random moves before the evaluation cuts a playout
     samples: int  # members sampled per subset decision at a node
+    greedy: bool = False  # playout moves: the mover's one-step best (else uniformly random)
 
 
 class Node:
@@ -130,7 +131,13 @@ class _Search:
             moves = candidates(engine, state, who, self.rng, subset_samples=1)
             if not moves:
                 break
-            state = step(engine, state, who, moves[self.rng.randrange(len(moves))])
+            if self.budget.greedy and len(moves) > 1 and len(engine.active_players(state)) == 1:
+                # the easy level's policy: a hidden simultaneous pick stays random
+                afters = [step(engine, state, who, m) for m in moves]
+                values = [share(engine, after, who) for after in afters]
+                state = afters[values.index(max(values))]
+            else:
+                state = step(engine, state, who, moves[self.rng.randrange(len(moves))])
         return state
 
     def iterate(self, root: Any, root_moves: list[Action], root_node: Node) -> None:

@@ -26,9 +26,9 @@ from engines.base import (
 )
 from engines.rng import Rng
 
-from . import checks, rules, state
+from . import ai, checks, rules, state
 from .choices import choices as make_choices
-from .data import MAX_ROUNDS_DEFAULT, TRACK
+from .data import MAX_ROUNDS_DEFAULT
 from .state import State
 from .view import view as make_view
 
@@ -124,25 +124,7 @@ class MinosEngine:
         return copy
 
     def evaluate(self, s: State, seat: int) -> float:
-        """The value track decides; talents count a little (they buy buildings and break
-        ties), pieces on the board a little (they hold colonies). 0.5 = level with the best
-        rival."""
-        if s.phase == "over":
-            winners = s.winners or []
-            return 1.0 / len(winners) if seat in winners else 0.0
-        if s.players[seat].out:
-            return 0.0
-
-        def strength(i: int) -> float:
-            p = s.players[i]
-            ships, guards = state.pieces_on_board(s, i)
-            return p.value + p.talents / 20 + (ships + guards) / 2 + p.rings / 4
-
-        mine = strength(seat)
-        rivals = [strength(i) for i in rules.alive(s) if i != seat]
-        best = max(rivals, default=0.0)
-        score = 0.5 + 0.5 * (mine - best) / (mine + best + TRACK / 10)
-        return min(1.0, max(0.0, score))
+        return ai.evaluate(s, seat)
 
     def is_over(self, s: State) -> bool:
         return s.phase == "over"

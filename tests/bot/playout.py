@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from bot.core.service import GameService
-from bot.core.undo import Undo
 from engines.rng import Rng
 
 USERS = (101, 102, 103, 104)
@@ -31,7 +30,6 @@ async def play_out(service: GameService, game_id: int, *, seed: int = 1,
     human move is taken back and played again when that is a free take-back. Returns the
     number of moves played."""
     rnd = random.Random(seed)
-    undo = Undo(service)
     moves = 0
     while max_moves is None or moves < max_moves:
         game, engine, state = await service._load(game_id)
@@ -48,14 +46,14 @@ async def play_out(service: GameService, game_id: int, *, seed: int = 1,
         await service.act(game_id, player.user_id, str(action))
         moves += 1
         if undo_every and moves % undo_every == 0:
-            done = await _free_undo(service, undo, game_id, player.user_id)
+            done = await _free_undo(service, game_id, player.user_id)
             if done:
                 await service.act(game_id, player.user_id, str(action))
     return moves
 
 
-async def _free_undo(service: GameService, undo: Undo, game_id: int, user_id: int) -> bool:
-    from bot.core.undo_rules import plan_undo
+async def _free_undo(service: GameService, game_id: int, user_id: int) -> bool:
+    from bot.core.undo import plan_undo
 
     game = await service.get(game_id)
     seat = game.seat_of(user_id)
@@ -64,4 +62,4 @@ async def _free_undo(service: GameService, undo: Undo, game_id: int, user_id: in
     plan = plan_undo(await service.repo.history(game_id), seat.seat)
     if plan is None or plan.needs_consent:
         return False
-    return (await undo.request(game_id, user_id)).applied
+    return (await service.request_undo(game_id, user_id)).applied

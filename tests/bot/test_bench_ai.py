@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.bench_ai import play, table, wilson
+from bot.bench_ai import GameRecord, load, main, plan, play, save, table, verdict, wilson
 
 
 def test_wilson_interval() -> None:
@@ -20,3 +22,26 @@ def test_one_seeded_game_is_recorded() -> None:
     assert play("havana", 2, "easy", "random", 1001).scores == record.scores  # seeded
     rows = table({("havana", 2, "easy", "random"): [record]})
     assert rows[2].startswith("| havana | 2 | easy vs random | 1 |")
+
+
+def test_results_file_resumes_and_rebuilds_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "bench.jsonl"
+    config = ("havana", 2, "easy", "random")
+    record = GameRecord(1.0, {"easy": [25], "random": [3]}, {"easy": [0.01], "random": [0.0]},
+                        moves=2)
+    save(path, config, 1000, record)
+    done = load(path)
+    assert done[config][1000] == record
+    # a second run plays only the seeds the file lacks, round-robin over the match-ups
+    other = ("havana", 2, "normal", "easy")
+    jobs = plan([config, other], {config: 2, other: 1}, done)
+    assert jobs == [(other, 1000), (config, 1001)]
+    main(["--report", "--results", str(path), "--game", "havana", "--players", "2"])
+
+
+def test_verdict_reads_the_interval() -> None:
+    assert verdict(20, 20, 2).startswith("**met**")  # CI 84–100 %
+    assert verdict(16, 20, 2).startswith("met (rate")  # 80 %, CI 58–92 %: above 50 %
+    assert verdict(8, 10, 2).startswith("rate only")  # 80 %, CI 49–94 %: reaches 50 %
+    assert verdict(5, 10, 2) == "**not met**"
+    assert verdict(3, 4, 4).startswith("met (rate")  # 75 %, CI 30–95 % > 25 %

@@ -8,15 +8,15 @@ from __future__ import annotations
 import pytest
 
 from bot.core import errors
-from bot.core.history import History, state_at
+from bot.core.history import History
+from bot.core.replay import state_at
 from bot.core.service import MAX_PANEL_AGE, GameService
 from bot.core.storage.db import Conn
 from bot.core.storage.postgres import PostgresRepository
 from bot.core.storage.postgres import migrations as postgres_migrations
 from bot.core.storage.repository import SqlRepository
 from bot.core.storage.sqlite import _statements, migrations
-from bot.core.undo import Undo
-from bot.core.undo_rules import plan_undo
+from bot.core.undo import plan_undo
 from engines.rng import Rng
 from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
@@ -77,7 +77,7 @@ async def test_undo_rebuilds_from_a_snapshot(service: GameService) -> None:
     seat = min(engine.active_players(state))
     await service.act(game_id, USERS[seat], str(engine.legal_actions(state, seat)[0]))
     before = repo.rows_read
-    result = await Undo(service).request(game_id, USERS[seat])
+    result = await service.request_undo(game_id, USERS[seat])
     assert result.applied
     assert repo.rows_read - before <= 2 * EVERY  # its tail, the entries taken, one interval
     game, engine, moves = await History(service).moves(game_id)

@@ -14,13 +14,11 @@ from bot.core.history import (
     MAX_IMPORT_BYTES,
     History,
     digest,
-    effective,
     sample,
     sign,
-    state_at,
-    states,
 )
 from bot.core.i18n import t
+from bot.core.replay import effective, state_at, states
 from bot.core.service import GameService
 from engines import registry
 from tests.bot.conftest import both_backends

@@ -167,10 +167,11 @@ async def test_cancel_before_and_after_start(service: GameService) -> None:
         await service.cancel(game_id, ANN)  # the creator too must ask the others now
     with pytest.raises(errors.NotSeated):
         await service.vote_cancel(game_id, CAT)
-    game, votes, cancelled = await service.vote_cancel(game_id, ANN)
-    assert votes == {ANN} and not cancelled and game.status == ACTIVE
-    game, votes, cancelled = await service.vote_cancel(game_id, BOB)  # AI seats do not vote
-    assert votes == {ANN, BOB} and cancelled and game.status == CANCELLED
+    first = await service.vote_cancel(game_id, ANN)
+    assert first.votes == {ANN} and not first.passed and first.game.status == ACTIVE
+    last = await service.vote_cancel(game_id, BOB)  # AI seats do not vote
+    assert last.votes == last.needed == {ANN, BOB} and last.passed
+    assert last.game.status == CANCELLED
     assert await service.in_channel(501) is None
 
     game_id = await _started(service, channel=502)

@@ -293,31 +293,29 @@ async def test_big_discord_ids_and_fractional_times_round_trip(repo: Repository)
 
 
 @both_backends
-async def test_votes_of_each_kind(repo: Repository) -> None:
+async def test_votes_and_ballots(repo: Repository) -> None:
     game_id = await _active(repo)
-    assert await repo.add_cancel_vote(game_id, 7, now=NOW) == {7}
-    assert await repo.add_cancel_vote(game_id, 7, now=NOW) == {7}  # once per player
-    assert await repo.add_cancel_vote(game_id, 8, now=NOW) == {7, 8}
-    await repo.remove_cancel_vote(game_id, 7)
-    assert await repo.cancel_votes(game_id) == {8}
-    assert await repo.add_table_vote(game_id, "pause", 7, now=NOW) == {7}
-    assert await repo.add_table_vote(game_id, "resume", 8, now=NOW) == {8}
-    await repo.clear_table_votes(game_id)
-    assert await repo.add_table_vote(game_id, "pause", 8, now=NOW) == {8}
-    request = await repo.create_undo_request(game_id, user_id=7, seat=0, version=0,
-                                             rewind_to=0, voters=[8], now=NOW,
-                                             expires_at=NOW + 60)
-    with pytest.raises(RequestPending):
-        await repo.create_undo_request(game_id, user_id=8, seat=1, version=0, rewind_to=0,
-                                       voters=[7], now=NOW, expires_at=NOW + 60)
-    voted = await repo.add_undo_vote(request.id, 8, True, now=NOW)
-    assert (voted.voters, dict(voted.votes)) == ((8,), {8: True})
-    assert await repo.open_undo_request(game_id) == voted
-    assert await repo.close_undo_request(request.id, "accepted", now=NOW)
-    assert not await repo.close_undo_request(request.id, "void", now=NOW)
-    assert (await repo.undo_request(request.id)).status == "accepted"
+    cancel = await repo.create_vote(game_id, "cancel", user_id=7, now=NOW)
+    with pytest.raises(RequestPending):  # one open vote per topic
+        await repo.create_vote(game_id, "cancel", user_id=8, now=NOW)
+    undo = await repo.create_vote(game_id, "undo", user_id=7, now=NOW, voters=[8],
+                                  expires_at=NOW + 60, version=0, seat=0, rewind_to=0)
+    assert (undo.voters, undo.version, undo.seat, undo.rewind_to) == ((8,), 0, 0, 0)
+    await repo.cast_ballot(cancel.id, 7, True, now=NOW)
+    voted = await repo.cast_ballot(cancel.id, 8, False, now=NOW)
+    voted = await repo.cast_ballot(cancel.id, 8, True, now=NOW)  # changed
+    assert dict(voted.votes) == {7: True, 8: True}
+    await repo.withdraw_ballots(game_id, 8)
+    assert dict((await repo.open_vote(game_id, "cancel")).votes) == {7: True}
+    assert await repo.close_vote(undo.id, "accepted", now=NOW)
+    assert not await repo.close_vote(undo.id, "void", now=NOW)
+    assert (await repo.vote(undo.id)).status == "accepted"
     with pytest.raises(VersionConflict):
-        await repo.add_undo_vote(request.id, 8, False, now=NOW)
+        await repo.cast_ballot(undo.id, 8, False, now=NOW)
+    await repo.create_vote(game_id, "pause", user_id=8, now=NOW)
+    assert await repo.close_open_votes(game_id, "void", now=NOW, keep=["pause"]) == 1
+    assert await repo.open_vote(game_id, "cancel") is None
+    assert await repo.open_vote(game_id, "pause") is not None
 
 
 @both_backends

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 
 from bot.core import errors
-from bot.core.history import effective, state_at
+from bot.core.replay import effective, state_at
 from bot.core.service import GameService
-from bot.core.undo import Undo
-from bot.core.undo_rules import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, plan_undo
+from bot.core.undo import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, plan_undo
 from engines.base import TURN_END, Action
 from tests.bot.conftest import FakeClock, both_backends
 
@@ -89,7 +88,7 @@ async def test_own_step_is_taken_back_without_a_vote(service: GameService, key: 
     action, irreversible, turn_end = await rec.play(0)
     assert not irreversible and not turn_end, action  # Havana pick, Tuscany arrange
     before_rows = len(await service.repo.history(game_id))
-    result = await Undo(service).request(game_id, USERS[0])
+    result = await service.request_undo(game_id, USERS[0])
     assert result.applied and result.reason == OWN
     assert [r.action for r in result.taken_back] == [action]
     assert result.game.version == 2  # the undo is a new entry: old panels are stale
@@ -97,7 +96,7 @@ async def test_own_step_is_taken_back_without_a_vote(service: GameService, key: 
     rows = await service.repo.history(game_id)
     assert len(rows) == before_rows + 1 and rows[0].undone and rows[-1].rewind_to == 0
     with pytest.raises(errors.ServiceError) as err:  # nothing of seat 0 left to take back
-        await Undo(service).request(game_id, USERS[0])
+        await service.request_undo(game_id, USERS[0])
     assert err.value.key == "history.undo_nothing"
     await rec.play(0)  # and the game goes on from the rewound position
     assert (await service.get(game_id)).version == 3
@@ -107,7 +106,7 @@ async def test_stale_panel_after_undo_is_refused(service: GameService) -> None:
     game_id = await _table(service, "havana")
     rec = Recorder(service, game_id)
     await rec.play(0)
-    await Undo(service).request(game_id, USERS[0])
+    await service.request_undo(game_id, USERS[0])
     with pytest.raises(errors.StaleVersion):
         await service.act(game_id, USERS[0], "pick mama", expected_version=1)
 
@@ -124,10 +123,10 @@ async def test_two_clicks_on_one_undo_button_take_back_one_move(service: GameSer
     assert 0 in engine.active_players(state)  # seat 0 has a second free step to take
     await rec.play(0)
     button_version = (await service.get(game_id)).version
-    done = await Undo(service).request(game_id, USERS[0], expected_version=button_version)
+    done = await service.request_undo(game_id, USERS[0], expected_version=button_version)
     assert done.applied and len(done.taken_back) == 1
     with pytest.raises(errors.StaleVersion):  # the same button, clicked again
-        await Undo(service).request(game_id, USERS[0], expected_version=button_version)
+        await service.request_undo(game_id, USERS[0], expected_version=button_version)
     await _assert_rewound(service, game_id, rec.snapshots[before_second])
     assert len(effective(await service.repo.history(game_id))) == 1  # the first move stays
 
@@ -140,10 +139,10 @@ async def test_undo_racing_a_move_cannot_take_it_back(service: GameService) -> N
     button_version = (await service.get(game_id)).version
     await rec.play(1)  # the other player's move lands first
     with pytest.raises(errors.StaleVersion):
-        await Undo(service).request(game_id, USERS[0], expected_version=button_version)
+        await service.request_undo(game_id, USERS[0], expected_version=button_version)
     rows = await service.repo.history(game_id)
     assert [r.seat for r in effective(rows)] == [0, 1] and not any(r.is_undo for r in rows)
-    assert await Undo(service).pending(game_id) is None  # no vote opened either
+    assert await service.pending_undo(game_id) is None  # no vote opened either
 
 
 # ------------------------------------------------------------------ votes
@@ -156,15 +155,14 @@ async def test_havana_crossing_a_hidden_pick_needs_the_other_player(
     await rec.play(0)
     _action, irreversible, _te = await rec.play(1)
     assert not irreversible  # one pick of two: nothing revealed yet
-    undo = Undo(service)
-    asked = await undo.request(game_id, USERS[0])
+    asked = await service.request_undo(game_id, USERS[0])
     assert not asked.applied and asked.reason == OTHER_PLAYER and asked.request is not None
     assert asked.request.voters == (USERS[1],)
     assert [r.seat for r in asked.taken_back] == [0, 1]
     with pytest.raises(errors.ServiceError) as err:
-        await undo.vote(asked.request.id, USERS[0], True)  # the asker has no vote
+        await service.vote_undo(asked.request.id, USERS[0], True)  # the asker has no vote
     assert err.value.key == "history.undo_not_voter"
-    done = await undo.vote(asked.request.id, USERS[1], True)
+    done = await service.vote_undo(asked.request.id, USERS[1], True)
     assert done.applied and len(done.taken_back) == 2
     await _assert_rewound(service, game_id, rec.snapshots[1])
 
@@ -178,14 +176,13 @@ async def test_havana_reveal_needs_consent_and_a_refusal_keeps_the_game(
     _action, irreversible, turn_end = await rec.play(1)  # the last pick reveals every card
     assert irreversible and turn_end
     version, data = await rec.snapshot()
-    undo = Undo(service)
-    asked = await undo.request(game_id, USERS[1])
+    asked = await service.request_undo(game_id, USERS[1])
     assert asked.reason == IRREVERSIBLE and not asked.applied
-    refused = await undo.vote(asked.request.id, USERS[0], False)  # type: ignore[union-attr]
+    refused = await service.vote_undo(asked.request.id, USERS[0], False)  # type: ignore[union-attr]
     assert refused.refused == "refused" and not refused.applied
     assert await rec.snapshot() == (version, data)  # nothing changed
     with pytest.raises(errors.ServiceError) as err:  # a closed vote takes no more answers
-        await undo.vote(asked.request.id, USERS[0], True)  # type: ignore[union-attr]
+        await service.vote_undo(asked.request.id, USERS[0], True)  # type: ignore[union-attr]
     assert err.value.key == "history.undo_closed"
 
 
@@ -196,9 +193,9 @@ async def test_havana_finished_turn_needs_consent(service: GameService) -> None:
     assert move[2]
     plan = plan_undo(await service.repo.history(game_id), 1)
     assert plan is not None and plan.reason == TURN_ENDED
-    asked = await Undo(service).request(game_id, USERS[1])
+    asked = await service.request_undo(game_id, USERS[1])
     assert asked.request is not None
-    done = await Undo(service).vote(asked.request.id, USERS[0], True)
+    done = await service.vote_undo(asked.request.id, USERS[0], True)
     assert done.applied
     await _assert_rewound(service, game_id, rec.snapshots[plan.rewind_to])
 
@@ -209,12 +206,11 @@ async def test_tuscany_confirm_ends_the_turn_and_is_voted_back(service: GameServ
     await rec.play(0, ("confirm",))
     move = await rec.play(1, ("confirm",))  # the second setup confirmation ends the step
     assert move == ("confirm", False, True)
-    undo = Undo(service)
-    asked = await undo.request(game_id, USERS[1])
+    asked = await service.request_undo(game_id, USERS[1])
     assert asked.reason == TURN_ENDED and asked.request is not None
     plan = plan_undo(await service.repo.history(game_id), 1)
     assert plan is not None
-    done = await undo.vote(asked.request.id, USERS[0], True)
+    done = await service.vote_undo(asked.request.id, USERS[0], True)
     assert done.applied and [r.action for r in done.taken_back] == ["confirm"]
     await _assert_rewound(service, game_id, rec.snapshots[plan.rewind_to])
 
@@ -224,11 +220,10 @@ async def test_tuscany_draw_is_irreversible_and_refused(service: GameService) ->
     rec = Recorder(service, game_id)
     move = await rec.until(1, lambda a, irr, te: a == "draw", prefer=("confirm", "draw"))
     assert move[1]  # a draw from the generator
-    undo = Undo(service)
-    asked = await undo.request(game_id, USERS[1])
+    asked = await service.request_undo(game_id, USERS[1])
     assert asked.reason == IRREVERSIBLE
     version, data = await rec.snapshot()
-    refused = await undo.vote(asked.request.id, USERS[0], False)  # type: ignore[union-attr]
+    refused = await service.vote_undo(asked.request.id, USERS[0], False)  # type: ignore[union-attr]
     assert refused.refused == "refused"
     assert await rec.snapshot() == (version, data)
 
@@ -238,17 +233,17 @@ async def test_expired_vote_is_refused(service: GameService, clock: FakeClock) -
     rec = Recorder(service, game_id)
     await rec.play(0, ("confirm",))
     await rec.play(1, ("confirm",))
-    undo = Undo(service, vote_hours=24)
-    asked = await undo.request(game_id, USERS[1])
+    service.undo_vote_hours = 24
+    asked = await service.request_undo(game_id, USERS[1])
     assert asked.request is not None
     with pytest.raises(errors.ServiceError) as err:  # one open vote per game
-        await undo.request(game_id, USERS[1])
+        await service.request_undo(game_id, USERS[1])
     assert err.value.key == "history.undo_pending"
     clock.advance(24 * 3600 + 1)
-    expired = await undo.vote(asked.request.id, USERS[0], True)
+    expired = await service.vote_undo(asked.request.id, USERS[0], True)
     assert expired.refused == "expired" and not expired.applied
-    assert (await undo.pending(game_id)) is None
-    again = await undo.request(game_id, USERS[1])  # a new request may be asked
+    assert (await service.pending_undo(game_id)) is None
+    again = await service.request_undo(game_id, USERS[1])  # a new request may be asked
     assert again.request is not None and again.request.id != asked.request.id
 
 
@@ -257,12 +252,11 @@ async def test_a_new_move_voids_the_vote(service: GameService) -> None:
     rec = Recorder(service, game_id)
     await rec.play(0)
     await rec.play(1)
-    undo = Undo(service)
-    asked = await undo.request(game_id, USERS[0])
+    asked = await service.request_undo(game_id, USERS[0])
     assert asked.request is not None
     await rec.play(1)  # the game moved on: the vote was about another position
     with pytest.raises(errors.ServiceError) as err:
-        await undo.vote(asked.request.id, USERS[1], True)
+        await service.vote_undo(asked.request.id, USERS[1], True)
     assert err.value.key == "history.undo_void"
 
 
@@ -271,12 +265,11 @@ async def test_three_players_need_every_other_vote(service: GameService) -> None
     rec = Recorder(service, game_id)
     await rec.play(0)
     await rec.play(1)
-    undo = Undo(service)
-    asked = await undo.request(game_id, USERS[0])
+    asked = await service.request_undo(game_id, USERS[0])
     assert asked.request is not None and set(asked.request.voters) == {USERS[1], USERS[2]}
-    half = await undo.vote(asked.request.id, USERS[1], True)
+    half = await service.vote_undo(asked.request.id, USERS[1], True)
     assert not half.applied and half.refused is None
-    done = await undo.vote(asked.request.id, USERS[2], True)
+    done = await service.vote_undo(asked.request.id, USERS[2], True)
     assert done.applied
     await _assert_rewound(service, game_id, rec.snapshots[0])
 
@@ -286,7 +279,7 @@ async def test_turn_message_leaves_out_taken_back_moves(service: GameService) ->
     game_id = await _table(service, "havana")
     rec = Recorder(service, game_id)
     await rec.play(0)
-    await Undo(service).request(game_id, USERS[0])
+    await service.request_undo(game_id, USERS[0])
     game, engine, state = await service._load(game_id)
     first = engine.legal_actions(state, 0)[-1]
     await service.act(game_id, USERS[0], str(first))

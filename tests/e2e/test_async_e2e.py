@@ -20,9 +20,9 @@ from typing import Any
 from bot.adapter.app import build_bot
 from bot.adapter.client import LudoBot
 from bot.core.deadlines import stamp
-from bot.core.history import effective
 from bot.core.i18n import t
 from bot.core.messages import jump_link
+from bot.core.replay import effective
 from bot.core.settings import Settings
 from engines.base import Message
 from tests.e2e.conftest import RunBot

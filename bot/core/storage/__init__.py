@@ -17,8 +17,9 @@ from bot.core.storage.base import (
     RequestPending,
     SeatTaken,
     StorageError,
-    UndoRequest,
     VersionConflict,
+    Vote,
+    VoteStore,
 )
 from bot.core.storage.sqlite import SqliteRepository
 
@@ -40,5 +41,5 @@ async def open_repository(target: str | Path, **kwargs: Any) -> Repository:
 
 
 __all__ = ["AwaitedSeat", "ChannelTaken", "LogRow", "RatingRow", "Reminder", "Repository",
-           "RequestPending", "SeatTaken", "SqliteRepository", "StorageError", "UndoRequest",
-           "VersionConflict", "is_postgres", "open_repository"]
+           "RequestPending", "SeatTaken", "SqliteRepository", "StorageError", "VersionConflict",
+           "Vote", "VoteStore", "is_postgres", "open_repository"]

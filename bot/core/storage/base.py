@@ -35,9 +35,9 @@ from bot.core.storage.records import (
     SeatClock,
     SeatTaken,
     StorageError,
-    UndoRequest,
     Vacation,
     VersionConflict,
+    Vote,
     undone_by,
 )
 from bot.core.storage.settings import SettingsStore
@@ -73,6 +73,6 @@ __all__ = [
     "SNAPSHOT_EVERY", "AwaitedSeat", "CalendarStore", "ChannelTaken", "GameStore", "LogRow",
     "LogStore", "Notice", "OutboxRow", "OutboxStore", "Outgoing", "RatingRow", "RatingStore",
     "RatingUpdate", "Reminder", "ReplayBase", "Repository", "RequestPending", "SeatClock",
-    "SeatTaken", "SettingsStore", "StorageError", "TimingStore", "UndoRequest", "Vacation",
-    "VersionConflict", "VoteStore", "undone_by",
+    "SeatTaken", "SettingsStore", "StorageError", "TimingStore", "Vacation", "VersionConflict",
+    "Vote", "VoteStore", "undone_by",
 ]

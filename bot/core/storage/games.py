@@ -33,6 +33,7 @@ from bot.core.storage.records import (
     undone_by,
 )
 from bot.core.storage.timing import sync_reminders
+from bot.core.storage.votes import withdraw
 from engines.base import Event
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, creator_id, options, seed, "
@@ -444,10 +445,7 @@ class SqlGames(GameStore):
                 raise VersionConflict(f"seat {seat.seat} of game {game_id} changed hands")
             await conn.execute("DELETE FROM reminders WHERE game_id = ? AND seat = ?",
                                (game_id, seat.seat))
-            await conn.execute("DELETE FROM cancel_votes WHERE game_id = ? AND user_id = ?",
-                               (game_id, user_id))
-            await conn.execute("DELETE FROM table_votes WHERE game_id = ? AND user_id = ?",
-                               (game_id, user_id))
+            await withdraw(conn, game_id, user_id)
             await conn.execute(
                 "INSERT INTO seat_absence (game_id, seat, user_id, misses, abandoned_at) "
                 "VALUES (?, ?, ?, 0, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "

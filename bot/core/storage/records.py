@@ -26,7 +26,7 @@ class SeatTaken(StorageError):
 
 
 class RequestPending(StorageError):
-    """The game already has an open undo request."""
+    """The game already has an open vote on this topic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,20 +115,22 @@ class Reminder:
 
 
 @dataclass(frozen=True, slots=True)
-class UndoRequest:
-    """An undo waiting for the other players' consent (see bot/core/undo.py)."""
+class Vote:
+    """A decision put to the players of a game (the rules: bot/core/votes.py): cancelling
+    it, pausing or resuming it, a new deadline policy, or taking back moves (``undo``)."""
 
     id: int
     game_id: int
-    user_id: int
-    seat: int
-    version: int  # the game version it was asked at; any later entry voids it
-    rewind_to: int
-    voters: tuple[int, ...]
+    topic: str  # cancel | pause | resume | deadline:… | undo
+    user_id: int  # who asked
     status: str  # open | accepted | refused | expired | void
     created_at: float
-    expires_at: float
-    votes: Mapping[int, bool]
+    votes: Mapping[int, bool]  # each ballot so far: user id -> yes
+    voters: tuple[int, ...] = ()  # whose yes is needed; () = every human seated now
+    expires_at: float | None = None
+    version: int | None = None  # undo: the game version asked at; any later entry voids it
+    seat: int | None = None  # undo: the seat whose moves are taken back
+    rewind_to: int | None = None  # undo: the last log entry kept
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
--- PostgreSQL dialect of ../007_claims.sql: claims on periodic work (docs/STORAGE.md).
+-- PostgreSQL dialect of ../008_claims.sql: claims on periodic work (docs/STORAGE.md).
 ALTER TABLE reminders ADD COLUMN claim_owner TEXT;
 ALTER TABLE reminders ADD COLUMN remind_claimed_until DOUBLE PRECISION;
 ALTER TABLE reminders ADD COLUMN warn_claimed_until DOUBLE PRECISION;
