@@ -12,6 +12,7 @@ from bot.core.models import ACTIVE, GameInfo, Seat
 from bot.core.service import GameService
 from bot.core.storage import RequestPending, SqliteRepository, VersionConflict, Vote
 from bot.core.storage.sqlite import _statements, migrations
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table
 
 NOW = 1_000.0
@@ -47,6 +48,7 @@ def test_the_rule() -> None:
     assert not votes.is_table_topic(votes.CANCEL) and not votes.is_table_topic(votes.UNDO)
 
 
+@both_backends
 async def test_the_votes_aggregate(service: GameService) -> None:
     repo = service.repo
     game_id = await new_table(service, "havana", 3, seed=2)
@@ -71,6 +73,7 @@ async def test_the_votes_aggregate(service: GameService) -> None:
     assert await repo.vote(10 ** 9) is None
 
 
+@both_backends
 async def test_a_passing_table_vote_voids_the_other_clock_proposals(
         service: GameService) -> None:
     game_id = await new_table(service, "havana", 2, seed=2)
