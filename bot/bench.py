@@ -180,6 +180,9 @@ async def bench_service(engine: Engine[Any], seats: int, mode: Mode, figures: Ga
             for _ in range(seats - 1):
                 await service.add_ai(game.id, 1, "random")
             await service.start(game.id, 1)
+            # seat 0 is handed to a random AI too (the takeover level is ``normal`` by
+            # default, whose search time is no part of a move's cost)
+            await service.set_ai_level(game.id, "random", 1)
             await service.remove_seat(game.id, 0, by_user_id=1, is_admin=True)
             moves = service.ai_moves(game.id)
             while len(all_ms) < mode.service_moves:

@@ -161,10 +161,14 @@ def run(jobs: list[tuple[Config, int]], path: Path, workers: int,
             pool.shutdown(cancel_futures=True)
 
 
-# What the rulebooks give as a good (winning) score, where they give one.
-GOOD_SCORE = {
-    ("havana", 2): "25 (goal)", ("havana", 3): "20 (goal)", ("havana", 4): "15 (goal)",
-}
+# What the rulebooks give as a good (winning) score, where they give one: data, kept by
+# game key and player count beside the results (the bot's code names no game).
+GOOD_SCORES = Path("docs/good_scores.json")
+
+
+def good_score(key: str, players: int) -> str:
+    known = json.loads(GOOD_SCORES.read_text(encoding="utf-8")) if GOOD_SCORES.exists() else {}
+    return str(known.get(key, {}).get(str(players), "–"))
 
 
 def verdict(wins: float, n: int, players: int) -> str:
@@ -206,7 +210,7 @@ def table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
             f"({lo:.0%}–{hi:.0%}) | ≥ {target(n):.0%} | {verdict(wins, len(recs), n)}"
             f" | {_pct(times[high], .5):.3f}/{_pct(times[high], .95):.3f} "
             f"| {_pct(times[low], .5):.3f}/{_pct(times[low], .95):.3f} "
-            f"| {avg[high]} / {avg[low]} | {GOOD_SCORE.get((key, n), '–')} |")
+            f"| {avg[high]} / {avg[low]} | {good_score(key, n)} |")
     return lines
 
 

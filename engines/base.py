@@ -282,7 +282,10 @@ class Spec:
     * ``seat_params``: event parameters holding a seat number (shown as a player's name);
       ``seat_list_params``: parameters holding a list of seats;
     * ``ending_kinds``: action kinds that end a turn or confirm a step (a green button);
-      ``passing_kinds``: action kinds that decline or pass (a grey button).
+      ``passing_kinds``: action kinds that decline or pass (a grey button);
+    * ``free_kinds``: action kinds a seated player may take whether awaited or not (Río's
+      trades, allowed "at any time"). A seat that is not awaited is offered these only;
+      usually there are none, and a seat not awaited is offered nothing.
     """
 
     key: str  # "havana"; also the slash-command group and the catalogue namespace
@@ -293,6 +296,7 @@ class Spec:
     seat_list_params: frozenset[str] = frozenset()
     ending_kinds: frozenset[str] = frozenset()
     passing_kinds: frozenset[str] = frozenset()
+    free_kinds: frozenset[str] = frozenset()
 
     def check_players(self, num_players: object) -> int:
         """The player count for ``new_game``, or :class:`InvalidState` (one error, all games)."""
@@ -402,7 +406,8 @@ class Engine(Protocol[S]):
         ...
 
     def legal_actions(self, state: S, seat: int) -> list[Action]:
-        """Every legal atomic action of ``seat`` now, deterministically ordered."""
+        """Every legal atomic action of ``seat`` now, deterministically ordered. A seat that
+        is not awaited is offered only actions of ``spec.free_kinds`` (usually nothing)."""
         ...
 
     def subsets(self, state: S, seat: int) -> list[Subset]:

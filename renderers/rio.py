@@ -89,7 +89,7 @@ def _cell_xy(token: str) -> tuple[float, float]:
 def render(view: Mapping[str, Any], *, names: Sequence[str], words: Translate,
            theme: RioTheme = RIO_THEME, scale: float = 1.0) -> Image.Image:
     """Draw ``view`` as an RGB image. Pure: same input, same image."""
-    img = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), theme.background)
+    img = _background(theme, scale).copy()
     c = Canvas(img, theme, scale)
     _header(c, view, names, words)
     _city(c, view, words)
@@ -102,10 +102,27 @@ def render(view: Mapping[str, Any], *, names: Sequence[str], words: Translate,
     return img
 
 
+_BACKGROUNDS: dict[tuple[RioTheme, float], Image.Image] = {}
+
+
+def _background(theme: RioTheme, scale: float) -> Image.Image:
+    """What every board shares (the header band, the city grid with its quarters, numbers
+    and centres, the river), drawn once per theme and scale: a move's board is drawn on a
+    copy, a third less drawing per turn."""
+    key = (theme, scale)
+    img = _BACKGROUNDS.get(key)
+    if img is None:
+        img = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), theme.background)
+        c = Canvas(img, theme, scale)
+        c.box(0, 0, WIDTH, HEADER_H, fill=theme.header)
+        _city_grid(c)
+        _BACKGROUNDS[key] = img
+    return img
+
+
 # --- header -----------------------------------------------------------------------------------
 def _header(c: C, view: Mapping[str, Any], names: Sequence[str], words: Translate) -> None:
     th = c.theme
-    c.box(0, 0, WIDTH, HEADER_H, fill=th.header)
     c.text(MARGIN, 22, _t("title", words), 22, fill=th.header_text, face=Face.BOLD,
            anchor="lm")
     c.text(MARGIN, 48, _t("year", words, year=view["year"], round=min(view["round"],
@@ -141,7 +158,8 @@ def _header(c: C, view: Mapping[str, Any], names: Sequence[str], words: Translat
 
 
 # --- city ---------------------------------------------------------------------------------------
-def _city(c: C, view: Mapping[str, Any], words: Translate) -> None:
+def _city_grid(c: C) -> None:
+    """The city as printed: cells shaded by quarter, numbers, borders, centres, river."""
     th = c.theme
     B = BOARD
     for i in range(B.ncells):
@@ -165,8 +183,17 @@ def _city(c: C, view: Mapping[str, Any], words: Translate) -> None:
             for side, j in B.nb4[i].items():
                 if j not in cellset:
                     _edge_line(c, B.side_edge(i, side), th.panel_border, 2)
-    for q, (vx, vy) in B.centres.items():
+    for vx, vy in B.centres.values():
         c.circle(GRID_X + vx * CELL, GRID_Y + vy * CELL, 9, fill=th.text)
+    ry = GRID_Y + GRID_H + 6  # the river (below the grid: no wall or road reaches it)
+    c.box(GRID_X - 20, ry, GRID_X + GRID_W + 20, ry + 40, fill=th.river, radius=6)
+
+
+def _city(c: C, view: Mapping[str, Any], words: Translate) -> None:
+    """What changes on the city (drawn over :func:`_city_grid`)."""
+    th = c.theme
+    B = BOARD
+    for q, (vx, vy) in B.centres.items():
         value = view["quarter_values"].get(str(q), 0)
         c.text(GRID_X + vx * CELL + 7, GRID_Y + vy * CELL + 4, f"Q{q} {value:+d}", 10,
                fill=th.text_muted)
@@ -174,9 +201,8 @@ def _city(c: C, view: Mapping[str, Any], words: Translate) -> None:
         _edge_line(c, edge, th.road, 6)
     for edge in (*view["prebuilt_walls"], *view["walls"]):
         _edge_line(c, edge, th.wall, 7)
-    # river, quay and ship
+    # quay and ship
     ry = GRID_Y + GRID_H + 6
-    c.box(GRID_X - 20, ry, GRID_X + GRID_W + 20, ry + 40, fill=th.river, radius=6)
     port_x, _ = _cell_xy(B.token(B.port_cell))
     ship = view["ship"]
     hull = th.wood if not ship["at_sea"] else shade(th.river, 0.8)

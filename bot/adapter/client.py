@@ -91,7 +91,9 @@ class LudoBot(commands.Bot):
             await self.load_extension(entry.cog)
             self.presenters[entry.key] = self.extensions[entry.cog].PRESENTER
         self.user_locales = await self.service.user_locales()
-        if self.settings.dev_guild_id:
+        if not self.served.home:
+            pass  # the commands are the application's: shard 0's process registers them
+        elif self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)

@@ -51,7 +51,7 @@ async def _legal(interaction: discord.Interaction[Any], kinds: Sequence[str],
         panel = await bot.service.panel(game.id, interaction.user.id)
     except (ServiceError, GameError):
         return []
-    if not panel.awaited:
+    if not panel.choices:  # nothing to do now (a seat not awaited may have free actions)
         return []
     locale = replies.user_locale(interaction)
     spec, names = messages.spec_of(game), [s.name for s in game.seats]

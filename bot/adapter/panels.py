@@ -65,6 +65,7 @@ def panel_content(bot: LudoBot, panel: Panel, locale: str,
         awaited = [s for s in panel.view.get("active", [])]
         parts.append(t("ui.waiting_for", locale,
                        players=", ".join(names[s] for s in awaited) or "—"))
+        parts.extend(_explained(panel, locale))  # what the game lets anyone do any time
     return messages.clip("\n".join(parts))
 
 
@@ -87,7 +88,7 @@ async def send_panel(interaction: discord.Interaction[Any], game_id: int, *,
     if panel is None:
         panel = await bot.service.panel(game_id, interaction.user.id)
     content = (prefix + "\n" if prefix else "") + panel_content(bot, panel, locale, private)
-    view = panel_components(panel, locale) if panel.awaited else discord.ui.View()
+    view = panel_components(panel, locale) if panel.choices else discord.ui.View()
     row = max((getattr(item, "item", item).row or 0 for item in view.children),
               default=-1) + 1
     if panel.take_back and row < 5:  # a free take-back within the turn, on a free row

@@ -768,10 +768,12 @@ class GameService:
                 if expected_version is not None and expected_version != game.version \
                         and not await self._only_others_moved(game, seat.seat, expected_version):
                     raise errors.StaleVersion(game_id=game_id, version=game.version)
-                if seat.seat not in engine.active_players(state):
+                move = Action.parse(action)
+                if seat.seat not in engine.active_players(state) \
+                        and move.kind not in engine.spec.free_kinds:
                     raise NotYourTurn(f"seat {seat.seat} is not awaited")
-                result = await self._apply(game, engine, state, seat.seat,
-                                           Action.parse(action), panel_for=seat)
+                result = await self._apply(game, engine, state, seat.seat, move,
+                                           panel_for=seat)
                 await self.repo.reset_misses(game_id, seat.seat)  # back in time: 0 misses
                 return result
 
@@ -935,10 +937,12 @@ class GameService:
 
     async def _panel(self, game: GameInfo, engine: Engine[Any], state: Any,
                      seat: Seat) -> Panel:
-        """The seat's panel: its view, its legal choices when awaited, and whether it may
+        """The seat's panel: its view, its legal choices when awaited (else its game's free
+        actions, e.g. Río's trades, offered whether awaited or not), and whether it may
         take back its last move freely (read from the log's tail, not the whole log)."""
         awaited = seat in self._awaited(game, engine, state)
-        choices = tuple(engine.choices(state, seat.seat)) if awaited else ()
+        free = engine.spec.free_kinds and game.status == ACTIVE  # e.g. trades any time
+        choices = tuple(engine.choices(state, seat.seat)) if awaited or free else ()
         plan = (plan_undo(await self.repo.undo_tail(game.id, seat.seat), seat.seat)
                 if awaited else None)
         return Panel(game=game, seat=seat.seat, view=engine.view(state, seat.seat),

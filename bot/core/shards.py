@@ -48,6 +48,15 @@ class Shards:
         """Whether this process runs the user-level jobs (shard 0 is one of its shards)."""
         return HOME in self.ids
 
+    def where(self, guild_column: str) -> tuple[str, list[int]]:
+        """:meth:`owns` as an SQL condition on ``guild_column`` (``?`` marks and their values),
+        the same in SQLite and PostgreSQL; always true when this process holds every shard."""
+        if self.everything:
+            return "1 = 1", []
+        marks = ", ".join("?" * len(self.ids))
+        return (f"COALESCE({guild_column} >> 22, 0) % ? IN ({marks})",
+                [self.count, *sorted(self.ids)])
+
     @property
     def everything(self) -> bool:
         """One process serves every shard: no filter is needed."""

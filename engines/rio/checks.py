@@ -32,7 +32,7 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if action.kind not in KINDS:
         return InvalidAction(f"Unknown Río action {action.kind!r}", key="rio.error.unknown",
                              action=action.kind)
-    if seat not in active(s):
+    if seat not in active(s) and action.kind not in trades.KINDS:
         return NotYourTurn(f"Seat {seat} is not awaited now", key="error.not_your_turn")
     for token in action.args:
         if "." in token and token.count(".") == 1 and BOARD.parse_cell(token) is None:

@@ -137,11 +137,12 @@ def in_quarter(s: State, q: int, kind: str) -> int:
 
 def quarter_modifier(s: State, q: int, connected: set[int] | None = None) -> int:
     conn = connected_quarters(s) if connected is None else connected
-    cells = B.quarter_cells[q]
-    prod = sum(1 for i in cells if s.bld[i] in B.production_buildings)
+    present = [s.bld[i] for i in B.quarter_cells[q]]
+    prod = sum(1 for b in present if b in B.production_buildings)
     value = -(prod - 1) if prod >= 2 else 0
+    kinds = set(present)
     for kind in ("garden", "monument", "church", "barracks", "cathedral", "palace"):
-        if any(s.bld[i] == kind for i in cells):
+        if kind in kinds:
             value += B.qvalue[kind]
     if q in conn:
         value += B.qvalue["road"]

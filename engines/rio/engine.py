@@ -27,7 +27,7 @@ from engines.base import (
 )
 from engines.rng import Rng
 
-from . import checks, city, combat, rules, state, trades, view
+from . import ai, checks, combat, rules, state, trades, view
 from .choices import choices as make_choices
 from .state import OPTIONS, State
 
@@ -39,6 +39,7 @@ SPEC = Spec(
     seat_list_params=frozenset({"order"}),
     ending_kinds=frozenset({"done", "end", "staged", "tsend", "accept", "keep"}),
     passing_kinds=frozenset({"hold", "refuse", "tdecline", "back", "stop"}),
+    free_kinds=trades.KINDS,  # "à n'importe quel moment de la partie" (§1.13)
 )
 
 
@@ -48,11 +49,13 @@ def seated(s: State, seat: object) -> bool:
 
 
 def legal(s: State, seat: int) -> list[Action]:
-    """Every offered atomic action of an awaited ``seat``: the game's, or the trade
-    menu's. A seat that is not awaited is offered nothing (trades wait for his turn)."""
-    if not seated(s, seat) or s.phase == "over" or seat not in active(s):
+    """Every offered atomic action of ``seat``: the game's, or the trade menu's. A seat
+    that is not awaited is offered the trade menu only: trades are free at any time."""
+    if not seated(s, seat) or s.phase == "over":
         return []
     tr = trades.legal(s, seat)
+    if seat not in active(s):
+        return tr
     if s.players[seat].trade_sub:
         default = skip(s, seat)
         return tr + ([default] if default is not None else [])
@@ -218,32 +221,12 @@ class RioEngine:
         return view.view(s, seat)
 
     def determinize(self, s: State, seat: int, rng: Rng) -> State:
-        """Río hides nothing but other players' unsent trade drafts and menu cursors (not
-        game information) and the dice to come: only the generator is reseeded."""
-        out = s.clone()
-        out.rng = rng.next64()
-        for key in list(out.drafts):
-            if key != str(seat):
-                del out.drafts[key]
-        return out
+        return ai.determinize(s, seat, rng)
 
     def evaluate(self, s: State, seat: int) -> float:
-        """VP now plus what the end scoring would add, compared with the best rival; once
-        over, 1 for a sole winner, a share for a tie, 0 otherwise."""
-        if s.phase == "over":
-            result = self.result(s)
-            assert result is not None
-            first = result.ranking[0]
-            return 1.0 / len(first) if seat in first else 0.0
-
-        def worth(x: int) -> float:
-            p = s.players[x]
-            return float(p.vp + (p.silver + p.wood + p.stone + 2 * p.precious) / 3
-                         + city.house_score(s, x))
-
-        mine = worth(seat)
-        best = max((worth(x) for x in range(s.num_players) if x != seat), default=mine)
-        return max(0.0, min(1.0, 0.5 + (mine - best) / (2 * (abs(mine - best) + 20))))
+        result = self.result(s)
+        return ai.evaluate(s, seat, None if result is None else
+                           [list(place) for place in result.ranking])
 
     def is_over(self, s: State) -> bool:
         return s.phase == "over"

@@ -17,6 +17,7 @@ from bot.core.errors import ServiceError
 from bot.core.models import GameInfo, MoveResult, Seat
 from bot.core.reminders import Reminders
 from bot.core.service import ANNOUNCEMENT, NOTICE, GameService, announcement
+from bot.core.shards import Shards
 from bot.core.storage import Repository, open_repository
 from bot.core.storage.base import Outgoing, VersionConflict
 from engines.base import Engine
@@ -573,3 +574,20 @@ async def test_a_warning_is_queued_with_its_mark_and_outlives_a_failed_post(
     await t2.out.flush()  # the restarted bot's deliverer
     assert sorted(t2.out.private) == [(ANN, "deadline.warning", False),
                                       (BOB, "deadline.warning", True)]
+
+
+async def test_a_process_handles_only_its_shards_games(table: Table) -> None:
+    """Guild 1 is on shard 0 of 2: the process holding shard 1 leaves its warnings and
+    timeouts alone, however overdue; the one holding shard 0 handles them, once."""
+    await table.game(hours=24)
+    other = DeadlineKeeper(table.service, table.out, table.clock,
+                           shards=Shards(2, frozenset({1})))
+    own = DeadlineKeeper(table.service, table.out, table.clock,
+                         shards=Shards(2, frozenset({0})))
+    table.clock.now = T0 + 24 * HOUR
+    assert not await other.run_due(T0 + 24 * HOUR)
+    assert table.out.keys() == []
+    report = await own.run_due(T0 + 24 * HOUR)
+    seen = table.out.keys()
+    assert report.expired == 2 and "deadline.expired_ai" in seen
+    assert not await other.run_due(T0 + 25 * HOUR) and not await own.run_due(T0 + 24 * HOUR)

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bot.core.service import TURN_MESSAGE, GameService
-from bot.core.storage import VersionConflict, open_repository
+from bot.core.shards import Shards
+from bot.core.storage import SqliteRepository, VersionConflict, open_repository
 from bot.core.storage.base import Outgoing
 from engines import registry
 from engines.base import TURN_END, Event
@@ -100,3 +101,29 @@ async def test_a_refused_save_writes_no_message(database: str | Path) -> None:
                              awaited=(), now=3.0, outbox=owed)
     assert await repo.pending_outbox() == []
     await repo.close()
+
+
+async def test_a_process_is_handed_its_own_shards_rows_only(tmp_path: Path) -> None:
+    """Each started game owes a start message; a process sees those of its shards' guilds
+    (Discord's rule on the guild id), and a game without a guild is shard 0's."""
+    repo = await SqliteRepository.open(tmp_path / "db.sqlite3")
+    service = GameService(repo, render=no_render, render_turns=False)
+    games = {}
+    for channel, guild in ((10, 6 << 22), (11, 7 << 22), (12, None), (13, 9 << 22)):
+        game = await service.create(guild_id=guild, channel_id=channel, game_key="havana",
+                                    creator_id=ANN, creator_name="Ann", seats=2, seed=channel)
+        await service.join(game.id, BOB, "Bob")
+        await service.start(game.id, ANN)
+        games[channel] = game.id
+
+    async def owed(shards: Shards | None) -> list[int]:
+        return [row.game_id for row in await repo.pending_outbox(shards=shards)]
+
+    try:
+        assert await owed(None) == list(games.values())
+        assert await owed(Shards(2, frozenset({0, 1}))) == list(games.values())
+        assert await owed(Shards(2, frozenset({0}))) == [games[10], games[12]]
+        assert await owed(Shards(2, frozenset({1}))) == [games[11], games[13]]
+        assert await owed(Shards(3, frozenset({1, 2}))) == [games[11]]  # 6%3=0, 9%3=0
+    finally:
+        await repo.close()

@@ -27,3 +27,17 @@ def test_one_process_owns_everything() -> None:
 def test_impossible_shards_are_refused(count: int, ids: set[int]) -> None:
     with pytest.raises(ValueError):
         Shards(count, frozenset(ids))
+
+
+def test_the_same_rule_in_sql() -> None:
+    import sqlite3
+
+    shards = Shards(3, frozenset({0, 2}))
+    condition, values = shards.where("guild_id")
+    with sqlite3.connect(":memory:") as db:
+        guilds = [None, *(n << 22 | 99 for n in range(12))]
+        for guild in guilds:
+            row = db.execute(f"SELECT {condition} FROM (SELECT ? AS guild_id)",
+                             [*values, guild]).fetchone()
+            assert bool(row[0]) == shards.owns(guild), guild
+    assert Shards().where("g.guild_id") == ("1 = 1", [])

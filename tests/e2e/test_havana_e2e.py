@@ -288,6 +288,10 @@ async def test_outsider_and_out_of_turn_are_refused(fake_discord: FakeDiscord, r
             pytest.fail("never reached a turn of a single human")
         mover, waiter = ("alice", "bob") if alice.interactive() else ("bob", "alice")
         panel = await table.stable_panel(mover)
+        for _ in range(200):  # the turn messages already owed are posted before counting
+            await fake.idle(quiet=0.1)
+            if not await bot.repo.pending_outbox():
+                break
         public_before = len(fake.public_messages())
         log_before = len(await bot.service.log(table.game_id, limit=10_000))
         panel_versions = len(panel.history)

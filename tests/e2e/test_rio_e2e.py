@@ -49,6 +49,11 @@ def step_in(panel: StoredMessage) -> str | None:
     return None
 
 
+def my_move(panel: StoredMessage) -> bool:
+    """The panel says the player is awaited (a seat not awaited may still trade)."""
+    return t("ui.your_move", "en") in panel.content
+
+
 def offered(panel: StoredMessage) -> list[tuple[dict[str, Any], str]]:
     """(component, action text) for each move the panel offers (the take-back left alone)."""
     out = []
@@ -176,7 +181,7 @@ class Table:
             assert made < MAX_MOVES and waits < MAX_WAITS, (made, waits)
             panel = await self.panel()
             answer = None
-            if offered(panel) or step_in(panel) == "combat_keep":
+            if my_move(panel) and (offered(panel) or step_in(panel) == "combat_keep"):
                 answer = await self.human_move(panel, rng)
             if answer is None:
                 waits += 1
@@ -280,3 +285,69 @@ async def test_rio_commands_fit_discord(fake_discord: FakeDiscord, run_bot: RunB
         rio = next(c for c in tree if c["name"] == "rio")
         assert {o["name"] for o in rio["options"]} == {v.name for v in VERBS} | {
             "keep", "offer", "answer"}
+
+
+async def test_players_trade_while_another_is_awaited(
+        fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path) -> None:
+    """Trades are free at any time (rules: "à n'importe quel moment de la partie"): two
+    players who are not awaited make and accept an offer by command; the awaited player's
+    turn and panel are untouched, and anything but a trade is still not their turn."""
+    fake = fake_discord
+    bot = await make_bot(fake, tmp_path / "db.sqlite3")
+    names = ("alice", "bob", "carol")
+    async with run_bot(bot):
+        table = Table(fake, bot)
+        await table.open(3, humans=names)
+        game = await bot.service.get(table.game_id)
+        user = {s.seat: next(n for n in names if fake.user_id(n) == s.user_id)
+                for s in game.seats}
+        before = await bot.service.view(table.game_id, None)
+        (awaited,) = before["active"]
+        giver, taker = (x for x in range(3) if x != awaited)
+        turn_panel = await table.panel(user[awaited])  # drawn before anyone trades
+        assert my_move(turn_panel)
+        idle = await table.panel(user[giver])
+        assert not my_move(idle)
+        assert [a for _, a in offered(idle)] == ["trade"]  # the trade menu, nothing else
+
+        record = await fake.interact(fake.slash(
+            "rio offer", {"give": "1 silver", "want": "1 wood", "player": taker + 1},
+            user=user[giver]))
+        (reply,) = fake.interaction_messages(record)
+        assert reply.ephemeral and "⚠️" not in reply.content, reply.content
+        view = await bot.service.view(table.game_id, None)
+        (offer,) = view["trades"]
+        assert (offer["from"], offer["to"]) == (giver, taker)
+
+        auto = await fake.interact(fake.autocomplete("rio answer", {"offer": ""}, "offer",
+                                                     user=user[taker]))
+        assert f"taccept {offer['id']}" in [c["value"] for c in auto.choices]
+        record = await fake.interact(fake.slash("rio answer",
+                                                {"offer": f"taccept {offer['id']}"},
+                                                user=user[taker]))
+        (reply,) = fake.interaction_messages(record)
+        assert "⚠️" not in reply.content, reply.content
+        after = await bot.service.view(table.game_id, None)
+        was, now = before["players"], after["players"]
+        assert now[giver]["silver"] == was[giver]["silver"] - 1
+        assert now[giver]["wood"] == was[giver]["wood"] + 1
+        assert now[taker]["silver"] == was[taker]["silver"] + 1
+        assert now[taker]["wood"] == was[taker]["wood"] - 1
+        assert after["trades"] == [] and after["active"] == [awaited]  # nobody waited
+
+        record = await fake.interact(fake.slash("rio move", {"choice": "done"},
+                                                user=user[taker]))
+        (reply,) = fake.interaction_messages(record)
+        assert reply.ephemeral and t("error.not_your_turn", "en") in reply.content
+
+        # The awaited player's panel, drawn before the trades, still plays: only others
+        # moved since (the version guard lets their moves pass).
+        component, action = next(m for m in offered(turn_panel) if m[1] == "city")
+        record = await fake.interact(fake.select(component["custom_id"], [action], turn_panel,
+                                                 user=user[awaited]))
+        (reply,) = fake.interaction_messages(record)
+        assert "⚠️" not in reply.content, reply.content
+        log = await bot.service.log(table.game_id, limit=100)
+        assert [e.action for e in log][-1] == "city" and log[-1].seat == awaited
+        await fake.idle()
+    assert fake.rejections == []

@@ -205,6 +205,7 @@ async def test_two_shard_processes_one_killed_and_restarted(fake_discord: FakeDi
             for table in tables:
                 await table.move()
         await check_delivered(fake, database, processes, tables, channels)
+        assert set(registrations(fake)) == {processes[0].agent}  # shard 0's process only
         assert len(tables[1].reminders()) == 1  # never sent twice
     finally:
         for process in processes:
@@ -260,3 +261,8 @@ async def check_delivered(fake: FakeDiscord, database: Path, processes: list[Pro
         assert len(tables[k].turn_messages()) >= 4
         posts = fake.calls_to("POST", rf"^/channels/{channel}/messages$")
         assert posts and {c.user_agent.split()[-1] for c in posts} == {processes[k].agent}
+
+
+def registrations(fake: FakeDiscord) -> list[str]:
+    """The processes that registered the command tree."""
+    return [c.user_agent.split()[-1] for c in fake.calls_to("PUT", r"/commands$")]

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engines.ai import choose
+from engines.ai import BUDGETS, Budget, budget, choose, search
 from engines.ai.ismcts import HIDDEN, _key
 from engines.ai.moves import sample_subsets
 from engines.base import Action, Outcome, Result, Spec, Subset
@@ -69,3 +69,28 @@ def test_search_finds_the_forced_win_without_evaluate() -> None:
         assert choose(engine, state, 0, level, 5, 0) == Action("take", ("1",))
     state = Pile(2, 5, 0)  # take 2
     assert choose(engine, state, 0, "normal", 5, 0) == Action("take", ("2",))
+
+
+class ScoredPileEngine(PileEngine):
+    """The same game with an ``evaluate``: a seat stands well when it leaves a multiple of
+    3 to the other seat."""
+
+    def evaluate(self, s: Pile, seat: int) -> float:
+        if s.left == 0:
+            return 1.0 if s.turn != seat else 0.0
+        return 0.8 if (s.left % 3 == 0) == (s.turn != seat) else 0.2
+
+
+def test_greedy_playouts_find_the_forced_win() -> None:
+    engine: Any = ScoredPileEngine()
+    budget = Budget(iterations=40, playout=16, samples=4, greedy=True)
+    for left, best in ((7, "1"), (5, "2"), (11, "2")):
+        move = search(engine, Pile(2, left, 0), 0, random.Random(3), budget)
+        assert move == Action("take", (best,)), left
+
+
+def test_budgets_are_per_game_where_measured() -> None:
+    from engines import registry
+    assert budget(registry.get("havana"), "normal").greedy
+    assert budget(registry.get("tuscany"), "strong") == BUDGETS["strong"]
+    assert budget(PileEngine(), "normal") == BUDGETS["normal"]  # type: ignore[arg-type]

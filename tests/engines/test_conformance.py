@@ -9,6 +9,8 @@ A game added to ``engines.registry`` gets every check here for free; it brings o
   samples of every subset decision) applies, the fast path agrees, and mutations of them
   (other kinds, other arguments, wrong seats, subset sizes out of range) are refused with a
   typed :class:`GameError`, the state unchanged; ``skip_action`` is offered when given;
+* a seat that is not awaited is offered only the free actions its game declares
+  (``Spec.free_kinds``), and exactly those apply;
 * every decision fits a Discord select (≤ 25 options) and ``choices`` mirrors the offer;
 * no view shows a seat's hidden information to another seat or to a spectator;
 * playouts end within a step bound;
@@ -28,6 +30,7 @@ from typing import Any
 import pytest
 
 from engines.base import (
+    TURN_END,
     Action,
     Choice,
     Engine,
@@ -45,6 +48,7 @@ from engines.registry import games
 from engines.rng import Rng
 
 MAX_STEPS = 20_000  # no game of the registry comes near it; a loop is a failure
+MAX_POINTS = 60  # sampled points per playout in the default run (slow tests: all of them)
 KEYS = sorted(games())
 REFUSALS = (InvalidAction, IllegalAction, NotYourTurn, GameOver)
 ODD_SEATS: tuple[Any, ...] = (-1, 4, 99, 10**30, True, False, "0", None, 1.0, (0,))
@@ -90,10 +94,16 @@ def playout(e: Engine[Any], n: int, seed: int) -> Iterator[tuple[Any, int, Actio
     raise AssertionError(f"no end after {MAX_STEPS} steps")
 
 
-def sampled_states(key: str, n: int, seed: int, every: int) -> list[tuple[Any, int, Action]]:
-    """Every ``every``-th point of a playout (the first and the last included)."""
+def sampled_states(key: str, n: int, seed: int, every: int,
+                   at_most: int | None = None) -> list[tuple[Any, int, Action]]:
+    """Every ``every``-th point of a playout (the first and the last included), thinned
+    evenly to ``at_most`` points when the game is long (Río: over a thousand moves)."""
     points = list(playout(_engine(key), n, seed))
-    return points[::every] + points[-1:]
+    chosen = points[::every]
+    if at_most is not None and len(chosen) > at_most:
+        step = len(chosen) / at_most
+        chosen = [chosen[int(k * step)] for k in range(at_most)]
+    return chosen + points[-1:]
 
 
 # --- game-specific hook -----------------------------------------------------------------
@@ -114,9 +124,11 @@ def odd_seats(e: Engine[Any]) -> list[Any]:
     return [x for x in ODD_SEATS if not (type(x) is int and 0 <= x < e.spec.max_players)]
 
 
-def refused(e: Engine[Any], s: Any, seat: Any, action: Any) -> GameError:
-    """Apply must refuse with a typed error and leave the state as it was."""
-    before = e.to_dict(s)
+def refused(e: Engine[Any], s: Any, seat: Any, action: Any,
+            before: dict[str, Any] | None = None) -> GameError:
+    """Apply must refuse with a typed error and leave the state as it was (``before``:
+    ``e.to_dict(s)`` when the caller has it already)."""
+    before = e.to_dict(s) if before is None else before
     with pytest.raises(GameError) as info:
         e.apply(s, seat, action)
     assert isinstance(info.value, REFUSALS), (type(info.value), action)
@@ -178,19 +190,43 @@ def check_point(e: Engine[Any], s: Any, seat: int, rng: random.Random) -> None:
     for action in legal + samples:
         for near in _mutations(action, pool, kinds):
             if not offered(e, s, seat, near):
-                refused(e, s, seat, near)
+                refused(e, s, seat, near, before)
     for sub in subs:
         for near in _subset_mutations(sub):
             if not offered(e, s, seat, near):
-                refused(e, s, seat, near)
+                refused(e, s, seat, near, before)
     some = (legal + samples)[0]
     for other in range(e.spec.max_players + 1):
-        if other not in e.active_players(s):
-            assert isinstance(refused(e, s, other, some), NotYourTurn | GameOver)
+        if other not in e.active_players(s) and not offered(e, s, other, some):
+            error = refused(e, s, other, some, before)
+            assert isinstance(error, NotYourTurn | GameOver) or some.kind in e.spec.free_kinds
     for odd in odd_seats(e):
-        refused(e, s, odd, some)
+        refused(e, s, odd, some, before)
         assert e.legal_actions(s, odd) == [] and e.choices(s, odd) == []
         assert e.skip_action(s, odd) is None
+
+
+def check_out_of_turn(e: Engine[Any], s: Any, seat: int, rng: random.Random) -> None:
+    """A seat that is not awaited is offered only the game's free actions
+    (``Spec.free_kinds``, e.g. Río's trades) and can do exactly what it is offered: every
+    check of :func:`check_point` holds for it too. Anything else is not its turn."""
+    free = e.spec.free_kinds
+    legal, subs = e.legal_actions(s, seat), e.subsets(s, seat)
+    assert all(a.kind in free for a in legal) and all(sub.kind in free for sub in subs)
+    assert e.skip_action(s, seat) is None
+    if legal or subs:
+        check_point(e, s, seat, rng)
+        for action in legal:  # a free action never ends a turn nor changes who is awaited
+            out = e.apply(s, seat, action)
+            assert all(ev.key != TURN_END for ev in out.events)
+            assert e.active_players(out.state) == e.active_players(s)
+    else:
+        assert e.choices(s, seat) == []
+    theirs = [a for x in sorted(e.active_players(s)) for a in e.legal_actions(s, x)
+              if a.kind not in free]
+    before = e.to_dict(s)
+    for action in theirs[:3]:
+        assert isinstance(refused(e, s, seat, action, before), NotYourTurn)
 
 
 def check_views(key: str, s: Any, n: int, rng: random.Random) -> None:
@@ -268,21 +304,40 @@ def test_json_round_trip_at_every_step(key: str, n: int, seed: int) -> None:
         assert e.to_dict(e.from_dict(data)) == data
 
 
+def check_offers(key: str, n: int, seed: int, at_most: int | None) -> None:
+    e = _engine(key)
+    rng = random.Random(seed)
+    for s, _seat, _action in sampled_states(key, n, 200 + seed, every=11, at_most=at_most):
+        for awaited in sorted(e.active_players(s)):
+            check_point(e, s, awaited, rng)
+        others = [x for x in range(n) if x not in e.active_players(s)]
+        if others:
+            check_out_of_turn(e, s, rng.choice(others), rng)
+
+
+def check_all_views(key: str, n: int, seed: int, at_most: int | None) -> None:
+    rng = random.Random(seed)
+    for s, _seat, _action in sampled_states(key, n, 300 + seed, every=5, at_most=at_most):
+        check_views(key, s, n, rng)
+
+
 @pytest.mark.parametrize(("key", "n", "seed"), _cases(1))
 def test_offered_actions_apply_and_nothing_else_is_accepted(key: str, n: int,
                                                            seed: int) -> None:
-    e = _engine(key)
-    rng = random.Random(seed)
-    for s, _seat, _action in sampled_states(key, n, 200 + seed, every=11):
-        for awaited in sorted(e.active_players(s)):
-            check_point(e, s, awaited, rng)
+    check_offers(key, n, seed, MAX_POINTS)
 
 
 @pytest.mark.parametrize(("key", "n", "seed"), _cases(1))
 def test_views_leak_no_hidden_information(key: str, n: int, seed: int) -> None:
-    rng = random.Random(seed)
-    for s, _seat, _action in sampled_states(key, n, 300 + seed, every=5):
-        check_views(key, s, n, rng)
+    check_all_views(key, n, seed, MAX_POINTS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("key", "n", "seed"), _cases(1))
+def test_offers_and_views_at_every_sampled_point(key: str, n: int, seed: int) -> None:
+    """The two tests above on the same playouts, not thinned (long games: every point)."""
+    check_offers(key, n, seed, None)
+    check_all_views(key, n, seed, None)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -293,17 +348,19 @@ def test_hostile_action_input_is_a_typed_refusal(key: str) -> None:
         with pytest.raises(InvalidAction):
             Action.parse(text)
     rng = random.Random(7)
-    for s, seat, action in sampled_states(key, e.spec.max_players, 400, every=13):
+    for s, seat, action in sampled_states(key, e.spec.max_players, 400, every=13,
+                                          at_most=MAX_POINTS // 2):
         kinds = sorted({a.kind for a in _offers(e, s, seat, Rng(1))} | {action.kind})
+        before = e.to_dict(s)
         for kind in kinds:
             for token in GARBAGE_TOKENS:
                 for args in ((token,), (token, token), (*action.args, token)):
                     near = Action(kind, args)
                     if not offered(e, s, seat, near):
-                        refused(e, s, seat, near)
+                        refused(e, s, seat, near, before)
         for odd in ("pick mama", None, 5, ("pick", "mama")):
-            refused(e, s, seat, odd)
-        refused(e, s, rng.choice(odd_seats(e)), action)
+            refused(e, s, seat, odd, before)
+        refused(e, s, rng.choice(odd_seats(e)), action, before)
 
 
 # --- from_dict on hostile data ----------------------------------------------------------
@@ -323,20 +380,25 @@ def _paths(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(v, (*path, i))
 
 
-def _set(data: Any, path: tuple[Any, ...], value: Any) -> Any:
-    out = copy.deepcopy(data)
+def _along(data: Any, path: tuple[Any, ...]) -> tuple[Any, Any]:
+    """A copy of ``data`` sharing all but the containers on ``path`` (a deep copy per
+    mutation cost most of this test on Río's state), and the container to change."""
+    out = copy.copy(data)
     target = out
     for k in path[:-1]:
+        target[k] = copy.copy(target[k])
         target = target[k]
+    return out, target
+
+
+def _set(data: Any, path: tuple[Any, ...], value: Any) -> Any:
+    out, target = _along(data, path)
     target[path[-1]] = value
     return out
 
 
 def _delete(data: Any, path: tuple[Any, ...]) -> Any:
-    out = copy.deepcopy(data)
-    target = out
-    for k in path[:-1]:
-        target = target[k]
+    out, target = _along(data, path)
     del target[path[-1]]
     return out
 
@@ -403,4 +465,7 @@ def test_soak_offer_views_and_replay(key: str, n: int, seed: int) -> None:
     points = sampled_states(key, n, 10_000 + seed, every=3)
     for s, seat, _action in points:
         check_point(e, s, seat, rng)
+        others = [x for x in range(n) if x not in e.active_players(s)]
+        if others:
+            check_out_of_turn(e, s, rng.choice(others), rng)
         check_views(key, s, n, rng)

@@ -40,12 +40,12 @@ async def queue(conn: Conn, game_id: int, version: int, outbox: Sequence[Outgoin
 
 
 def in_shards(shards: Shards | None) -> tuple[str, list[Any]]:
-    """A condition on the game ``g`` of a row: its guild is on one of ``shards`` (Discord's
-    rule; no guild: shard 0), or nothing when one process serves every shard."""
+    """`` AND`` a condition on the game ``g`` of a row: its guild is on one of ``shards``
+    (:meth:`~bot.core.shards.Shards.where`), or nothing when no filter is needed."""
     if shards is None or shards.everything:
         return "", []
-    return (" AND COALESCE(g.guild_id >> 22, 0) % ? IN ("
-            + ", ".join("?" * len(shards.ids)) + ")", [shards.count, *sorted(shards.ids)])
+    owned, values = shards.where("g.guild_id")
+    return f" AND {owned}", list(values)
 
 
 class OutboxStore(ABC):

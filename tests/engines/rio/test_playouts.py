@@ -39,7 +39,8 @@ def check_invariants(s: State) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_random_games_end_with_the_invariants(n: int) -> None:
-    for seed in range(20):
+    """A few games per count here; the same checks over 1,000 games each in the soak."""
+    for seed in range(6):
         s, _ = playout(n, seed)
         check_invariants(s)
         assert ENGINE.is_over(s) and s.round == s.rounds + 1
@@ -52,12 +53,17 @@ def test_random_games_end_with_the_invariants(n: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 1,000 whole games: ~4 min on a loaded machine; catches a hang
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_thousand_random_games(n: int) -> None:
+    moves = 0
     for seed in range(1000):
-        s, _ = playout(n, 10_000 + seed)
+        s, steps = playout(n, 10_000 + seed)
+        moves += steps
         check_invariants(s)
+        assert ENGINE.is_over(s) and s.round == s.rounds + 1
         assert all(p.attacks == (2 if n == 2 else 1) for p in s.players)
+    print(f"{n} players: 1000 games, {moves} moves")  # shown with -s (make soak reports)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

@@ -477,19 +477,24 @@ def test_tie_breaks() -> None:
 
 
 # --- trades -----------------------------------------------------------------------------------
-def test_trade_offer_accepted_in_the_recipients_turn() -> None:
+def test_trade_offer_accepted_at_any_time() -> None:
+    """§1.13: trades "à n'importe quel moment de la partie": the recipient, not awaited,
+    is offered the trade menu (and nothing else) and accepts while A0 is still awaited."""
     s = game(3)
     w0, w1 = s.players[A0].wood, s.players[A1].wood
     s = do(s, A0, "trade", "tnew", "tgive wood", "tamount 2", "twant silver", "tamount 1",
            "tto 1", "tsend")
     assert ENGINE.active_players(s) == {A0} and len(s.trades) == 1
-    assert ENGINE.legal_actions(s, A1) == []  # not awaited: nothing offered, not even trades
+    assert ENGINE.legal_actions(s, A1) == [Action("trade")]  # not awaited: trades only
     with pytest.raises(NotYourTurn):
-        ENGINE.apply(s, A1, Action.parse("trade"))
-    s = do(s, A0, "done")
+        ENGINE.apply(s, A1, Action.parse("done"))
     s = do(s, A1, "trade", "taccept 1")
+    assert ENGINE.active_players(s) == {A0}  # nobody waited for the trade
     assert (s.players[A0].wood, s.players[A0].silver) == (w0 - 2, 3)
     assert (s.players[A1].wood, s.players[A1].silver) == (w1 + 2, 1) and not s.trades
+    assert ENGINE.legal_actions(s, A1)[0] == Action("tnew")  # his menu stays open
+    with pytest.raises(NotYourTurn):
+        ENGINE.apply(s, A1, Action.parse("city"))
 
 
 def test_trade_declined_withdrawn_and_expired() -> None:
