@@ -48,8 +48,6 @@ class Reminders:
             game = await self.repo.get_game(reminder.game_id)
             if game is None or game.status != ACTIVE or reminder.seat >= len(game.seats):
                 continue
-            if not self.shards.owns(game.guild_id):  # another process's guild
-                continue
             seat = game.seats[reminder.seat]
             if seat.user_id != reminder.user_id:
                 continue
