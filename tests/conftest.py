@@ -1,6 +1,14 @@
-"""Shared pytest setup: the --runslow flag for soak runs."""
+"""Shared pytest setup: the --runslow flag for soak runs, and a real PostgreSQL server for
+the tests that run against both storage backends."""
+
+import os
+from collections.abc import Iterator
 
 import pytest
+
+from tests.postgres_server import PostgresServer, find_bindir
+
+REQUIRE_POSTGRES = "LUDO_REQUIRE_POSTGRES"  # set by .ci/run: no server is a failure there
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -14,3 +22,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get(REQUIRE_POSTGRES) == "1":
+        pytest.fail(f"{reason} ({REQUIRE_POSTGRES}=1)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole session, started on first use."""
+    bindir = find_bindir()
+    if bindir is None:
+        _unavailable("PostgreSQL is not installed (no initdb/pg_ctl/postgres found via "
+                     "pg_config or /usr/lib/postgresql/*/bin): the PostgreSQL runs are skipped")
+    assert bindir is not None
+    server = PostgresServer(bindir)
+    try:
+        server.start()
+    except Exception as err:  # noqa: BLE001 - any failure to start means no server
+        server.stop()
+        _unavailable(f"the PostgreSQL server could not be started: {err}")
+    yield server
+    server.stop()

@@ -11,11 +11,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
     "engines": {"engines"},
     "renderers": {"engines", "renderers", "PIL"},
-    "bot": {"engines", "renderers", "bot", "discord", "aiosqlite", "PIL", "dotenv", "babel"},
+    "bot": {"engines", "renderers", "bot", "discord", "aiosqlite", "asyncpg", "PIL", "dotenv",
+            "babel"},
     "cogs": {"engines", "renderers", "bot", "cogs", "discord"},
 }
 PROJECT = {"engines", "renderers", "bot", "cogs"}
-THIRD_PARTY = {"discord", "aiosqlite", "PIL", "dotenv", "aiohttp", "babel"}
+THIRD_PARTY = {"discord", "aiosqlite", "asyncpg", "PIL", "dotenv", "aiohttp", "babel"}
 
 
 def _imports(path: Path) -> set[str]:

@@ -23,14 +23,16 @@ from bot.core.deadlines import DeadlineKeeper
 from bot.core.reminders import Reminders
 from bot.core.service import GameService
 from bot.core.settings import Settings
-from bot.core.storage.sqlite import SqliteRepository
+from bot.core.shards import Shards
+from bot.core.storage import Repository, open_repository
+from bot.core.storage.repository import default_owner
 
 # A process that shares the database with others looks for the jobs they leave it (a turn
 # message owed by a move taken from a DM) this often; alone, the default minute is enough.
 SHARED_POLL_SECONDS = 5.0
 
 
-def assemble(settings: Settings, service: GameService, repo: SqliteRepository) -> LudoBot:
+def assemble(settings: Settings, service: GameService, repo: Repository) -> LudoBot:
     """The client with everything that speaks for it (no connection is opened here)."""
     bot = (LudoBot if settings.shard_count is None else ShardedLudoBot)(settings, service, repo)
     bot.tree.on_error = error_handler.on_app_command_error  # type: ignore[method-assign]
@@ -59,9 +61,16 @@ async def build_bot(settings: Settings, *,
                     clock: Callable[[], float] = time.time) -> LudoBot:
     """Open storage and assemble the bot (the token is passed to ``start`` by the caller).
     ``clock`` is the wall clock of every deadline, reminder and log time (tests move it)."""
-    settings.database.parent.mkdir(parents=True, exist_ok=True)
-    repo = await SqliteRepository.open(settings.database)
+    served = Shards.of_process(settings.shard_count, settings.shard_ids)
+    # Claims are held under a name that stays the same when this process restarts and
+    # differs between processes holding different shards (docs/STORAGE.md).
+    owner = default_owner() if served.everything else (
+        f"{default_owner()}/shards-{'-'.join(map(str, sorted(served.ids)))}")
+    repo = await open_repository(settings.database, owner=owner)  # SQLite or PostgreSQL
     try:
+        # Jobs this process claimed before it last stopped are done again now (the
+        # outbox's nonces keep a message posted just before a crash from doubling).
+        await repo.release_claims()
         service = GameService(repo, clock=clock, ai_delay=settings.ai_delay,
                               default_locale=settings.default_locale,
                               default_reminder_hours=settings.reminder_hours,

@@ -28,7 +28,7 @@ from bot.core.reminders import Reminders
 from bot.core.service import GameService
 from bot.core.settings import Settings
 from bot.core.shards import Shards
-from bot.core.storage.sqlite import SqliteRepository
+from bot.core.storage import Repository
 from engines import registry
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class LudoBot(commands.Bot):
     on_click: Click  # what a restart-proof component's click does (bot.adapter.clicks)
     dynamic_item_count: int = 0
 
-    def __init__(self, settings: Settings, service: GameService, repo: SqliteRepository,
+    def __init__(self, settings: Settings, service: GameService, repo: Repository,
                  **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about the missing voice
         # libraries (PyNaCl, davey) would only alarm whoever reads the log.
@@ -174,7 +174,7 @@ class ShardedLudoBot(LudoBot, commands.AutoShardedBot):
     it the events of those shards' guilds (and DMs with shard 0)."""
 
     def __init__(self, settings: Settings, service: GameService,
-                 repo: SqliteRepository) -> None:
+                 repo: Repository) -> None:
         shards = Shards.of_process(settings.shard_count, settings.shard_ids)
         super().__init__(settings, service, repo, shard_count=shards.count,
                          shard_ids=sorted(shards.ids))

@@ -95,10 +95,19 @@ class Deliverer:
 
     async def _deliver_pending(self) -> None:
         repo = self.bot.service.repo
-        while rows := await repo.pending_outbox(shards=self.bot.served):
-            for row in rows:
-                if not await self._deliver(row):
-                    return  # kept, in order, for the periodic pass
+        # Its own guilds' rows, claimed: a row another process is posting is left to it
+        # (docs/STORAGE.md).
+        while rows := await repo.claim_outbox(self.bot.service.clock(),
+                                                 shards=self.bot.served):
+            undelivered = list(rows)
+            try:
+                while undelivered and await self._deliver(undelivered[0]):
+                    undelivered.pop(0)
+            finally:  # a failed post gives its rows back: any process's next pass retries
+                for row in undelivered:
+                    await repo.release_outbox(row.id)
+            if undelivered:
+                return  # kept, in order, for the periodic pass
 
     async def _deliver(self, row: OutboxRow) -> bool:
         """Send one row; False when it should be tried again later (order is kept)."""

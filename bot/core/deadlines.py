@@ -107,9 +107,8 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------ warnings
     async def _warn(self, now: float, report: PassReport) -> None:
-        for row in await self.repo.due_warnings(now):
-            if not await self._mine(row.game_id):
-                continue
+        # Claimed, of this process's guilds: none another process (or pass) does.
+        for row in await self.repo.claim_due_warnings(now, shards=self.shards):
             game = await self._seat_game(row)
             if game is None:
                 continue
@@ -132,9 +131,8 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------ expiry
     async def _expire(self, now: float, report: PassReport) -> None:
-        for row in await self.repo.due_deadlines(now):
-            if not await self._mine(row.game_id):
-                continue
+        # Claimed, of this process's guilds: none another process (or pass) does.
+        for row in await self.repo.claim_due_deadlines(now, shards=self.shards):
             try:
                 await self._timeout(row, now, report)
             except Exception:

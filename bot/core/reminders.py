@@ -42,11 +42,11 @@ class Reminders:
         """One pass: ping every due, unmuted, awaited player; return how many were pinged."""
         now = self.clock() if now is None else now
         sent = 0
-        for reminder in await self.repo.due_reminders(now):
+        # Claimed, of this process's guilds: a reminder another process (or pass) is
+        # sending is not sent again.
+        for reminder in await self.repo.claim_due_reminders(now, shards=self.shards):
             game = await self.repo.get_game(reminder.game_id)
             if game is None or game.status != ACTIVE or reminder.seat >= len(game.seats):
-                continue
-            if not self.shards.owns(game.guild_id):  # another process's guild
                 continue
             seat = game.seats[reminder.seat]
             if seat.user_id != reminder.user_id:

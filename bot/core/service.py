@@ -824,6 +824,10 @@ class GameService:
             ai = [s for s in self._awaited(game, engine, state) if s.is_ai]
             if not ai:
                 return
+            # Claimed: while this process (or another) thinks this move, a second caller
+            # stops here rather than think it twice.
+            if not await self.repo.claim_ai_turn(game.id, game.version, now=self.clock()):
+                return
             await asyncio.sleep(self.ai_delay)
             seat = ai[0]
             move = await self.think(game, engine, state, seat.seat, seat.level)

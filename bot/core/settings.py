@@ -31,7 +31,7 @@ class MissingToken(SettingsError):
 @dataclass(frozen=True, slots=True)
 class Settings:
     discord_token: str | None = None
-    database: Path = Path("data/ludotheque.sqlite3")
+    database: Path | str = Path("data/ludotheque.sqlite3")  # a file, or postgresql://…
     default_locale: str = "en"
     reminder_hours: float = 24.0
     ai_delay: float = 1.5
@@ -48,6 +48,11 @@ class Settings:
                 "(see .env.example)."
             )
         return self.discord_token
+
+
+def _database(raw: str) -> Path | str:
+    """A PostgreSQL address stays as written; anything else is a SQLite file's path."""
+    return raw if raw.startswith(("postgresql://", "postgres://")) else Path(raw)
 
 
 def _number(name: str, raw: str, *, unit: str) -> float:
@@ -95,7 +100,7 @@ def load_settings(env: Mapping[str, str] | None = None, *,
     shard_count, shard_ids = _shards(values)
     return Settings(
         discord_token=values.get("DISCORD_TOKEN"),
-        database=Path(values.get("LUDO_DATABASE", str(defaults.database))),
+        database=_database(values.get("LUDO_DATABASE", str(defaults.database))),
         default_locale=locale,
         reminder_hours=_number("LUDO_REMINDER_HOURS",
                                values.get("LUDO_REMINDER_HOURS", "24"), unit="hours"),

@@ -37,6 +37,7 @@ from engines.rng import Rng
 from .moves import (
     candidates,
     determinize,
+    forward,
     has_evaluate,
     mover,
     sample_subsets,
@@ -86,9 +87,9 @@ class _Search:
         self.nodes: dict[tuple[object, ...], Node] = {}
 
     def node_moves(self, node: Node, state: Any, who: int) -> list[Action]:
-        moves = list(self.engine.legal_actions(state, who))
+        subs = subsets_of(self.engine, state, who)
+        moves = forward(self.engine, state, who, subs)
         if node.extra:
-            subs = subsets_of(self.engine, state, who)
             moves.extend(a for a in node.extra if any(s.accepts(a) for s in subs))
         return moves
 

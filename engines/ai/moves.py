@@ -33,12 +33,27 @@ def sample_subsets(subsets: list[Subset], rng: random.Random, per_subset: int) -
     return out
 
 
+def forward(engine: Engine[Any], state: Any, seat: int,
+            subsets: list[Subset] | None = None) -> list[Action]:
+    """Offered atomic actions in the engine's order, without the menus' Back moves
+    (``Spec.back_kinds``) unless nothing else is offered: going in and out of a menu
+    changes nothing, and a greedy or searching player could do it forever."""
+    moves = list(engine.legal_actions(state, seat))
+    back = engine.spec.back_kinds
+    if not back:
+        return moves
+    kept = [a for a in moves if a.kind not in back]
+    if subsets is None:
+        subsets = subsets_of(engine, state, seat)
+    return kept if kept or subsets else moves
+
+
 def candidates(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                subset_samples: int = 6) -> list[Action]:
-    """Offered atomic actions in the engine's order, then sampled subset actions. ``rng``
-    is used only when the seat has a subset decision."""
-    moves = list(engine.legal_actions(state, seat))
+    """Offered atomic actions in the engine's order (:func:`forward`), then sampled subset
+    actions. ``rng`` is used only when the seat has a subset decision."""
     subsets = subsets_of(engine, state, seat)
+    moves = forward(engine, state, seat, subsets)
     if subsets:
         moves.extend(a for a in sample_subsets(subsets, rng, subset_samples) if a not in moves)
     return moves

@@ -44,6 +44,7 @@ SPEC = Spec(
     seat_list_params=frozenset({"seats"}),
     ending_kinds=frozenset({"end", "stand"}),
     passing_kinds=frozenset({"cancel"}),
+    back_kinds=frozenset({"cancel"}),  # leaves a menu, changes nothing
 )
 
 

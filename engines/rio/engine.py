@@ -39,6 +39,7 @@ SPEC = Spec(
     seat_list_params=frozenset({"order"}),
     ending_kinds=frozenset({"done", "end", "staged", "tsend", "accept", "keep"}),
     passing_kinds=frozenset({"hold", "refuse", "tdecline", "back", "stop"}),
+    back_kinds=frozenset({"back"}),  # leaves a menu, changes nothing
     free_kinds=trades.KINDS,  # "à n'importe quel moment de la partie" (§1.13)
 )
 

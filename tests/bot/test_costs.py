@@ -11,17 +11,23 @@ from bot.core import errors
 from bot.core.history import History
 from bot.core.replay import state_at
 from bot.core.service import MAX_PANEL_AGE, GameService
-from bot.core.storage import SqliteRepository
+from bot.core.storage.db import Conn
+from bot.core.storage.postgres import PostgresRepository
+from bot.core.storage.postgres import migrations as postgres_migrations
+from bot.core.storage.repository import SqlRepository
 from bot.core.storage.sqlite import _statements, migrations
 from bot.core.undo import plan_undo
 from engines.rng import Rng
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 EVERY = 5  # snapshot interval in these tests: small, so long games cross many snapshots
 
 
-def _repo(service: GameService) -> SqliteRepository:
-    assert isinstance(service.repo, SqliteRepository)
+def _repo(service: GameService) -> SqlRepository:
+    assert isinstance(service.repo, SqlRepository)
     service.repo.snapshot_every = EVERY
     return service.repo
 
@@ -107,25 +113,25 @@ async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
     ids = (game_id, other, copy.id)
 
     async def kept() -> list[tuple[object, ...]]:
-        async def q(conn: object) -> list[tuple[object, ...]]:
-            async with conn.execute(  # type: ignore[attr-defined]
-                    "SELECT game_id, position, seq, seat FROM effective_moves "
-                    "ORDER BY game_id, position") as cur:
-                return [tuple(r) for r in await cur.fetchall()]
-        return await repo._read(q)  # type: ignore[arg-type]
+        async def q(conn: Conn) -> list[tuple[object, ...]]:
+            return [tuple(r) for r in await conn.fetch(
+                "SELECT game_id, position, seq, seat FROM effective_moves "
+                "ORDER BY game_id, position")]
+        return await repo.db.read(q)
 
     incremental = await kept()
     counts = [(await service.get(i)).moves for i in ids]
-    sql = next(text for number, _name, text in migrations() if number == 5)
+    dialect = postgres_migrations if isinstance(repo, PostgresRepository) else migrations
+    sql = next(text for number, _name, text in dialect() if number == 5)
     statements = [s for s in _statements(sql) if s.startswith(("INSERT", "UPDATE"))]
 
-    async def redo(conn: object) -> None:
-        await conn.execute("DELETE FROM effective_moves")  # type: ignore[attr-defined]
-        await conn.execute("UPDATE games SET moves = 0")  # type: ignore[attr-defined]
+    async def redo(conn: Conn) -> None:
+        await conn.execute("DELETE FROM effective_moves")
+        await conn.execute("UPDATE games SET moves = 0")
         for statement in statements:
-            await conn.execute(statement)  # type: ignore[attr-defined]
+            await conn.execute(statement)
 
-    await repo._write(redo)  # type: ignore[arg-type]
+    await repo.db.write(redo)
     assert await kept() == incremental and len(incremental) == sum(counts)
     assert [(await service.get(i)).moves for i in ids] == counts
     for i in ids:

@@ -18,12 +18,14 @@ from bot.core.models import GameInfo, MoveResult, Seat
 from bot.core.reminders import Reminders
 from bot.core.service import ANNOUNCEMENT, NOTICE, GameService, announcement
 from bot.core.shards import Shards
-from bot.core.storage import SqliteRepository
+from bot.core.storage import Repository, open_repository
 from bot.core.storage.base import Outgoing, VersionConflict
 from engines.base import Engine
-from tests.bot.conftest import FakeClock, FakeRender
+from tests.bot.conftest import FakeClock, FakeRender, both_backends
 from tests.bot.conftest import engine_for as base_engines
 from tests.bot.relay import RELAY
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB, CARL = 101, 102, 103
 HOUR, DAY = 3600.0, 86400.0
@@ -40,7 +42,7 @@ class Out:
     """Records everything the keeper says; its public notices are read from the outbox,
     where the keeper writes them with their state change."""
 
-    repo: SqliteRepository
+    repo: Repository
     public: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
     private: list[tuple[int, str, bool]] = field(default_factory=list)
     moves: list[MoveResult] = field(default_factory=list)
@@ -78,17 +80,17 @@ class Out:
 
 @dataclass
 class Table:
-    db_path: Path
+    db_path: str | Path  # a SQLite file or a PostgreSQL database (both backends)
     clock: FakeClock
-    repo: SqliteRepository
+    repo: Repository
     service: GameService
     absence: Absence
     keeper: DeadlineKeeper
     out: Out
 
     @classmethod
-    async def open(cls, db_path: Path, clock: FakeClock) -> Table:
-        repo = await SqliteRepository.open(db_path)
+    async def open(cls, db_path: str | Path, clock: FakeClock) -> Table:
+        repo = await open_repository(db_path)
         service = GameService(repo, clock=clock, render=FakeRender(), engine_for=engine_for)
         out = Out(repo)
         return cls(db_path, clock, repo, service, Absence(service, clock=clock),
@@ -117,8 +119,8 @@ class Table:
 
 
 @pytest.fixture
-async def table(db_path: Path) -> AsyncIterator[Table]:
-    t = await Table.open(db_path, FakeClock(T0))
+async def table(database: str | Path) -> AsyncIterator[Table]:
+    t = await Table.open(database, FakeClock(T0))
     yield t
     await t.repo.close()
 

@@ -12,10 +12,13 @@ import pytest
 
 from bot.core.service import TURN_MESSAGE, GameService
 from bot.core.shards import Shards
-from bot.core.storage import SqliteRepository, VersionConflict
+from bot.core.storage import SqliteRepository, VersionConflict, open_repository
 from bot.core.storage.base import Outgoing
 from engines import registry
 from engines.base import TURN_END, Event
+from tests.bot.conftest import both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB = 101, 102
 
@@ -51,9 +54,9 @@ async def _play_until_turn_message(service: GameService, game_id: int) -> int:
     raise AssertionError("no turn ended in 200 moves")
 
 
-async def test_a_move_and_its_turn_message_are_saved_together(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    repo = await SqliteRepository.open(path)
+async def test_a_move_and_its_turn_message_are_saved_together(database: str | Path) -> None:
+    path = database
+    repo = await open_repository(path)
     service = GameService(repo, render=no_render, render_turns=False)
     game_id = await _started(service)
     (start,) = await repo.pending_outbox()
@@ -68,7 +71,7 @@ async def test_a_move_and_its_turn_message_are_saved_together(tmp_path: Path) ->
     # The process dies here, after the commit: nothing was posted. A new process finds
     # the message, with everything it needs to post it.
     await repo.close()
-    repo = await SqliteRepository.open(path)
+    repo = await open_repository(path)
     (turn,) = await repo.pending_outbox()
     assert turn.game_id == game_id and turn.version == version and turn.attempts == 0
     assert turn.nonce != start.nonce
@@ -85,8 +88,8 @@ async def test_a_move_and_its_turn_message_are_saved_together(tmp_path: Path) ->
     await repo.close()
 
 
-async def test_a_refused_save_writes_no_message(tmp_path: Path) -> None:
-    repo = await SqliteRepository.open(tmp_path / "db.sqlite3")
+async def test_a_refused_save_writes_no_message(database: str | Path) -> None:
+    repo = await open_repository(database)
     service = GameService(repo, render=no_render, render_turns=False)
     game_id = await _started(service)
     (start,) = await repo.pending_outbox()

@@ -9,6 +9,9 @@ import pytest
 
 from bot.core.models import UserSettings
 from bot.core.quiet_hours import format_time, parse_time, quiet_until
+from tests.bot.conftest import both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 PARIS = ZoneInfo("Europe/Paris")
 

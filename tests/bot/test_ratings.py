@@ -7,7 +7,10 @@ import pytest
 
 from bot.core.ratings import GLOBAL, MODEL, RatedSeat, new_ratings
 from bot.core.service import GameService
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 
 async def _finished_race(service: GameService, *, players: int = 3, ai_seats: int = 0,

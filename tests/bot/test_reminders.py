@@ -13,7 +13,9 @@ from bot.core.models import GameInfo, Seat
 from bot.core.reminders import Reminders
 from bot.core.service import GameService
 from bot.core.storage import SqliteRepository
-from tests.bot.conftest import FakeClock, FakeRender, engine_for
+from tests.bot.conftest import FakeClock, FakeRender, both_backends, engine_for
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB = 101, 102
 HOUR = 3600.0

@@ -21,6 +21,7 @@ from bot.core.i18n import t
 from bot.core.replay import effective, state_at, states
 from bot.core.service import GameService
 from engines import registry
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table, play_out
 
 GAMES = sorted(registry.games())
@@ -33,6 +34,7 @@ async def _finished(service: GameService, key: str, seed: int = 11) -> int:
     return game_id
 
 
+@both_backends  # the whole log written back by import_game, read by history
 @pytest.mark.parametrize("key", GAMES)
 async def test_export_import_reproduces_the_game(service: GameService, key: str) -> None:
     game_id = await _finished(service, key)

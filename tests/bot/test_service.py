@@ -13,7 +13,9 @@ from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY
 from bot.core.service import GameService
 from bot.core.storage import SqliteRepository
 from engines.base import TURN_END, GameOver, IllegalAction, InvalidAction, NotYourTurn
-from tests.bot.conftest import FakeClock, FakeRender, engine_for
+from tests.bot.conftest import FakeClock, FakeRender, both_backends, engine_for
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 ANN, BOB, CAT, DAN = 101, 102, 103, 104
 

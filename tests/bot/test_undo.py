@@ -14,7 +14,9 @@ from bot.core.replay import effective, state_at
 from bot.core.service import GameService
 from bot.core.undo import IRREVERSIBLE, OTHER_PLAYER, OWN, TURN_ENDED, plan_undo
 from engines.base import TURN_END, Action
-from tests.bot.conftest import FakeClock
+from tests.bot.conftest import FakeClock, both_backends
+
+pytestmark = both_backends  # the repository-level parts run on SQLite and PostgreSQL
 
 USERS = (101, 102, 103)
 

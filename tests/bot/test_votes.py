@@ -12,6 +12,7 @@ from bot.core.models import ACTIVE, GameInfo, Seat
 from bot.core.service import GameService
 from bot.core.storage import RequestPending, SqliteRepository, VersionConflict, Vote
 from bot.core.storage.sqlite import _statements, migrations
+from tests.bot.conftest import both_backends
 from tests.bot.playout import USERS, new_table
 
 NOW = 1_000.0
@@ -47,6 +48,7 @@ def test_the_rule() -> None:
     assert not votes.is_table_topic(votes.CANCEL) and not votes.is_table_topic(votes.UNDO)
 
 
+@both_backends
 async def test_the_votes_aggregate(service: GameService) -> None:
     repo = service.repo
     game_id = await new_table(service, "havana", 3, seed=2)
@@ -71,6 +73,7 @@ async def test_the_votes_aggregate(service: GameService) -> None:
     assert await repo.vote(10 ** 9) is None
 
 
+@both_backends
 async def test_a_passing_table_vote_voids_the_other_clock_proposals(
         service: GameService) -> None:
     game_id = await new_table(service, "havana", 2, seed=2)
@@ -115,7 +118,7 @@ async def test_migration_007_carries_the_old_votes_over(service: GameService) ->
         for statement in carry:
             await conn.execute(statement)
 
-    await repo._write(old_then_migrate)
+    await repo.db.write(old_then_migrate)
     undo = await repo.vote(41)
     assert undo is not None and undo.topic == votes.UNDO and undo.status == votes.OPEN
     assert (undo.voters, undo.votes, undo.version, undo.seat, undo.rewind_to,
@@ -126,9 +129,9 @@ async def test_migration_007_carries_the_old_votes_over(service: GameService) ->
     assert pause is not None and pause.votes == {c: True} and pause.expires_at is None
 
     async def tables(conn: Any) -> set[str]:
-        async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-            return {r[0] for r in await cur.fetchall()}
+        return {r[0] for r in await conn.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    left = await repo._read(tables)
+    left = await repo.db.read(tables)
     assert {"votes", "ballots"} <= left
     assert not left & {"cancel_votes", "table_votes", "undo_requests", "undo_votes"}

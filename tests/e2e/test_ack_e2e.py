@@ -28,19 +28,22 @@ INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
 
 
 class DatabaseWatch:
-    """Stamps the database calls of interaction handlers (``SqliteRepository._run``)."""
+    """Stamps the database calls of interaction handlers: every transaction goes through
+    the repository's one transaction helper (``repo.db.read`` / ``repo.db.write``)."""
 
     def __init__(self, repo: Any) -> None:
         self.calls: list[float] = []
-        run: Callable[..., Awaitable[Any]] = repo._run
+        for name in ("read", "write"):
+            setattr(repo.db, name, self._watched(getattr(repo.db, name)))
 
-        async def watched(fn: Any, *, write: bool) -> Any:
+    def _watched(self, run: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        def watched(fn: Any) -> Awaitable[Any]:
             task = asyncio.current_task()
             if task is not None and task.get_name().startswith(INTERACTION_TASKS):
                 self.calls.append(time.monotonic())
-            return await run(fn, write=write)
+            return run(fn)
 
-        repo._run = watched
+        return watched
 
 
 async def acknowledged_first(fake: FakeDiscord, watch: DatabaseWatch,

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engines.ai import choose
+from engines.ai import BUDGETS, Budget, budget, choose, search
 from engines.ai.ismcts import HIDDEN, _key
 from engines.ai.moves import sample_subsets
 from engines.base import Action, Outcome, Result, Spec, Subset
@@ -69,3 +69,81 @@ def test_search_finds_the_forced_win_without_evaluate() -> None:
         assert choose(engine, state, 0, level, 5, 0) == Action("take", ("1",))
     state = Pile(2, 5, 0)  # take 2
     assert choose(engine, state, 0, "normal", 5, 0) == Action("take", ("2",))
+
+
+class ScoredPileEngine(PileEngine):
+    """The same game with an ``evaluate``: a seat stands well when it leaves a multiple of
+    3 to the other seat."""
+
+    def evaluate(self, s: Pile, seat: int) -> float:
+        if s.left == 0:
+            return 1.0 if s.turn != seat else 0.0
+        return 0.8 if (s.left % 3 == 0) == (s.turn != seat) else 0.2
+
+
+def test_greedy_playouts_find_the_forced_win() -> None:
+    engine: Any = ScoredPileEngine()
+    budget = Budget(iterations=40, playout=16, samples=4, greedy=True)
+    for left, best in ((7, "1"), (5, "2"), (11, "2")):
+        move = search(engine, Pile(2, left, 0), 0, random.Random(3), budget)
+        assert move == Action("take", (best,)), left
+
+
+def test_budgets_are_per_game_where_measured() -> None:
+    from engines import registry
+    assert budget(registry.get("havana"), "normal").greedy
+    assert budget(registry.get("tuscany"), "strong") == BUDGETS["strong"]
+    assert budget(PileEngine(), "normal") == BUDGETS["normal"]  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """The pile game behind a menu: "open" it, then take 1 or 2, or go "back"."""
+
+    num_players: int
+    left: int
+    turn: int
+    opened: bool = False
+    rng: int = 0
+
+
+class MenuEngine(ScoredPileEngine):
+    """Going in and out of the menu changes nothing: without ``back_kinds`` a greedy player
+    may find "open" and "back" as good as anything and go round forever."""
+
+    spec = Spec(key="menu", min_players=2, max_players=2, back_kinds=frozenset({"back"}))
+
+    def new_game(self, num_players: int, seed: int, options: Any = None) -> Menu:
+        return Menu(num_players, 7, 0)
+
+    def legal_actions(self, s: Any, seat: int) -> list[Action]:
+        if not s.opened:
+            return [Action("open")]
+        return [*super().legal_actions(s, seat), Action("back")]
+
+    def apply(self, s: Any, seat: int, action: Action) -> Outcome[Any]:
+        if action.kind in ("open", "back"):
+            return Outcome(replace(s, opened=action.kind == "open"))
+        return Outcome(replace(s, left=s.left - int(action.args[0]), turn=1 - s.turn,
+                               opened=False))
+
+
+def test_the_ai_never_goes_back_out_of_a_menu_while_it_can_go_on() -> None:
+    engine: Any = MenuEngine()
+    for left in (7, 6, 5, 1):  # 6: every move loses, "back" would look as good as any
+        for level in ("easy", "normal", "strong"):
+            for move_number in range(3):
+                move = choose(engine, Menu(2, left, 0, opened=True), 0, level, 9, move_number)
+                assert move.kind == "take", (left, level)
+
+
+def test_a_back_move_alone_is_still_played() -> None:
+    from engines.ai.moves import forward
+
+    class OnlyBack(MenuEngine):
+        def legal_actions(self, s: Any, seat: int) -> list[Action]:
+            return [Action("back")]
+
+    engine: Any = OnlyBack()
+    assert forward(engine, Menu(2, 3, 0, opened=True), 0) == [Action("back")]
+    assert choose(engine, Menu(2, 3, 0, opened=True), 0, "easy", 1, 0) == Action("back")
