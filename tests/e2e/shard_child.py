@@ -21,12 +21,14 @@ from discord.gateway import DiscordWebSocket
 
 from bot.adapter.app import build_bot
 from bot.core.settings import Settings
+from bot.core.storage import is_postgres
 
 POLL_SECONDS = 0.2
 
 
 async def run(token: str, database: str, shard_id: int, shard_count: int) -> None:
-    bot = await build_bot(Settings(discord_token=token, database=Path(database), ai_delay=0,
+    target = database if is_postgres(database) else Path(database)  # PostgreSQL or a file
+    bot = await build_bot(Settings(discord_token=token, database=target, ai_delay=0,
                                    ai_level="random", shard_count=shard_count,
                                    shard_ids=(shard_id,)))
     bot._connection.guild_ready_timeout = 0.05

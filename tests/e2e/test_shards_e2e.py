@@ -1,4 +1,5 @@
-"""Two bot processes, one shard each, over one database: each serves its shards' guilds and
+"""Two bot processes, one shard each, over one database (a SQLite file; a PostgreSQL database
+on the real server the tests start): each serves its shards' guilds and
 does their periodic work only; one is killed (SIGKILL) and restarted mid-game.
 
 The processes are real children (``tests/e2e/shard_child.py``) against this test's fake
@@ -21,8 +22,10 @@ import time
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 from bot.core.i18n import t
-from bot.core.storage import SqliteRepository
+from bot.core.storage import open_repository
 from tests.e2e.fake_discord import HANG, FakeDiscord, InteractionRecord, StoredMessage
 from tests.e2e.test_tuscany_e2e import Table
 
@@ -35,7 +38,7 @@ REMINDER = t("ui.reminder", "en", player="@@", game="@@", link="@@").split("@@")
 class Process:
     """One ``shard_child`` process holding ``shard`` of COUNT."""
 
-    def __init__(self, fake: FakeDiscord, database: Path, shard: int, logs: Path) -> None:
+    def __init__(self, fake: FakeDiscord, database: Path | str, shard: int, logs: Path) -> None:
         self.fake, self.database, self.shard, self.logs = fake, database, shard, logs
         self.child: asyncio.subprocess.Process | None = None
         self.agent = f"shard-child/{shard}"
@@ -133,9 +136,9 @@ class ShardTable:
                 if m.content.startswith(REMINDER)]
 
 
-async def force_reminders(database: Path, channel: int) -> int:
+async def force_reminders(database: Path | str, channel: int) -> int:
     """Make every reminder of the channel's game due now (as if its hours had passed)."""
-    repo = await SqliteRepository.open(database)
+    repo = await open_repository(database)
     try:
         game = await repo.open_game_in_channel(channel)
         assert game is not None
@@ -147,8 +150,8 @@ async def force_reminders(database: Path, channel: int) -> int:
         await repo.close()
 
 
-async def version_of(database: Path, channel: int) -> int:
-    repo = await SqliteRepository.open(database)
+async def version_of(database: Path | str, channel: int) -> int:
+    repo = await open_repository(database)
     try:
         game = await repo.latest_game_in_channel(channel)
         assert game is not None
@@ -157,10 +160,23 @@ async def version_of(database: Path, channel: int) -> int:
         await repo.close()
 
 
-async def test_two_shard_processes_one_killed_and_restarted(fake_discord: FakeDiscord,
-                                                            tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_two_shard_processes_one_killed_and_restarted(
+        fake_discord: FakeDiscord, tmp_path: Path, backend: str,
+        request: pytest.FixtureRequest) -> None:
     fake = fake_discord
-    database = tmp_path / "db.sqlite3"
+    database: Path | str = tmp_path / "db.sqlite3"
+    if backend == "postgresql":  # a fresh database on the session's real server
+        server = request.getfixturevalue("postgres_server")
+        database = await server.create_database()
+    try:
+        await _two_processes(fake, database, tmp_path)
+    finally:
+        if backend == "postgresql":
+            await server.drop_database(str(database))
+
+
+async def _two_processes(fake: FakeDiscord, database: Path | str, tmp_path: Path) -> None:
     channels = [fake.add_channel(fake.add_guild(f"shard {k}", owner="alice", shard=(k, COUNT)),
                                  "games") for k in range(COUNT)]
     processes = [Process(fake, database, k, tmp_path / f"child{k}.err") for k in range(COUNT)]
@@ -212,7 +228,7 @@ async def test_two_shard_processes_one_killed_and_restarted(fake_discord: FakeDi
             await process.stop()
 
 
-async def play_from_dm(fake: FakeDiscord, database: Path, processes: list[Process],
+async def play_from_dm(fake: FakeDiscord, database: Path | str, processes: list[Process],
                        table: ShardTable) -> None:
     """Alice takes her reminders by DM; the DM's panel button reaches shard 0's process
     (Discord sends DMs to shard 0), which takes her move in shard 1's game; the turn message
@@ -241,10 +257,10 @@ async def play_from_dm(fake: FakeDiscord, database: Path, processes: list[Proces
     await fake._wait_until(lambda: len(table.turn_messages()) > turns, HANG)
 
 
-async def check_delivered(fake: FakeDiscord, database: Path, processes: list[Process],
+async def check_delivered(fake: FakeDiscord, database: Path | str, processes: list[Process],
                           tables: list[ShardTable], channels: list[int]) -> None:
     """The outbox empties; each turn message is posted once, by its guild's process."""
-    repo = await SqliteRepository.open(database)
+    repo = await open_repository(database)
     try:
         for _ in range(int(HANG / 0.05)):
             if not await repo.pending_outbox():
