@@ -837,7 +837,10 @@ class GameService:
                         s.seat == seat.seat and s.is_ai
                         for s in self._awaited(current, engine, state)):
                     continue  # someone moved meanwhile: think again on the new state
-                result = await self._apply(current, engine, state, seat.seat, move)
+                try:
+                    result = await self._apply(current, engine, state, seat.seat, move)
+                except errors.StaleVersion:
+                    continue  # saved meanwhile by a writer outside this lock: think again
             yield result
 
     async def _apply(self, game: GameInfo, engine: Engine[Any], state: Any, seat: int,
