@@ -285,7 +285,8 @@ class Spec:
       ``passing_kinds``: action kinds that decline or pass (a grey button);
     * ``free_kinds``: action kinds a seated player may take whether awaited or not (Río's
       trades, allowed "at any time"). A seat that is not awaited is offered these only;
-      usually there are none, and a seat not awaited is offered nothing;
+      usually there are none, and a seat not awaited is offered nothing. Like ``back_kinds``,
+      the AI levels above ``random`` never choose one while anything else is offered;
     * ``back_kinds``: action kinds that step back out of a menu without changing the game
       (Río's "back", Minos's "cancel"). The AI levels above ``random`` never choose one while
       anything else is offered: a greedy player could otherwise go in and out forever.

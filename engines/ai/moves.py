@@ -36,13 +36,14 @@ def sample_subsets(subsets: list[Subset], rng: random.Random, per_subset: int) -
 def forward(engine: Engine[Any], state: Any, seat: int,
             subsets: list[Subset] | None = None) -> list[Action]:
     """Offered atomic actions in the engine's order, without the menus' Back moves
-    (``Spec.back_kinds``) unless nothing else is offered: going in and out of a menu
-    changes nothing, and a greedy or searching player could do it forever."""
+    (``Spec.back_kinds``) and the moves open at any time (``Spec.free_kinds``, Río's trade
+    menu) unless nothing else is offered: going in and out of a menu, or toggling a
+    setting, changes nothing, and a greedy or searching player could do it forever."""
     moves = list(engine.legal_actions(state, seat))
-    back = engine.spec.back_kinds
-    if not back:
+    skipped = engine.spec.back_kinds | engine.spec.free_kinds
+    if not skipped:
         return moves
-    kept = [a for a in moves if a.kind not in back]
+    kept = [a for a in moves if a.kind not in skipped]
     if subsets is None:
         subsets = subsets_of(engine, state, seat)
     return kept if kept or subsets else moves
