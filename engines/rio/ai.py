@@ -2,17 +2,33 @@
 
 Río hides nothing but other players' unsent trade drafts and menu cursors (not game
 information) and the dice to come, so ``determinize`` only drops those drafts and reseeds.
-``evaluate`` compares a seat's worth (VP, goods, houses by quarter value) with its best
-rival's.
+``evaluate`` compares a seat's worth with its best rival's. A worth counts what a seat has
+(VP, goods, cargo, huts and houses by quarter value, characters) and, at a discount, what
+its placed workers will bring (ladder spaces, production, sectors, claims, cell workers):
+Río's workers pay off a phase or more after they are placed, and without that a one-step
+lookahead sees placing a worker as worth nothing and passes every turn.
 """
 
 from __future__ import annotations
 
 from engines.rng import Rng
 
-from . import city
+from . import city, rules
 from .data import BOARD
-from .state import State
+from .state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE, State
+
+# Worth of one unit in VP, mid-game: silver 3 = 1 VP at the end (more before, it buys
+# characters and churches' VP); wood/stone buy ladder spaces and buildings; cargo pays
+# 1 silver + 1 VP per good on the ship's return (precious double).
+SILVER, GOOD, PRECIOUS = 0.4, 0.5, 0.6
+CARGO = (1.3, 1.3, 2.6)  # wood, stone, precious loaded (the ship may be slow to sail)
+PENDING = 0.8  # what a placed worker will bring, discounted: resolving it is always better
+HUT, HOUSE_EXTRA, CELL_WORKER, UPGRADE = 1.5, 2.0, 0.3, 0.3
+LOCKED = 0.3  # a worker held on a ladder until it fills brings nothing else meanwhile
+INCOME = {"master_stonecutter": GOOD, "master_carpenter": GOOD, "master_craftsman": PRECIOUS,
+          "master_merchant": PRECIOUS}
+ACTIVATION = {"church": 2 - SILVER, "stonecutter": 2 * GOOD, "carpenter": 2 * GOOD,
+              "market": SILVER, "company": 2 * SILVER}
 
 
 def determinize(s: State, seat: int, rng: Rng) -> State:
@@ -24,20 +40,67 @@ def determinize(s: State, seat: int, rng: Rng) -> State:
     return out
 
 
+def _character(s: State, char: str, conn: set[int]) -> float:
+    """A character's end VP now plus its income over the rounds still to come."""
+    left = max(0, s.rounds - s.round)
+    return rules.character_vp(s, char, conn) + INCOME.get(char, 0.0) * left
+
+
 def worths(s: State) -> list[float]:
-    """Every seat's VP now plus goods (a third each, precious double) and house VP, in one
-    pass over the city (the ``easy`` level evaluates thousands of states a move)."""
+    """Every seat's worth in VP, in one pass over the city (the ``easy`` level evaluates
+    thousands of states a move)."""
     conn = city.connected_quarters(s)
-    out = [p.vp + (p.silver + p.wood + p.stone + 2 * p.precious) / 3 for p in s.players]
+    late = min(1.0, (s.rounds - s.round + 1) / 5)  # goods are worth nothing at the end
+    out = [p.vp + max(1 / 3, SILVER * late) * p.silver
+           + late * (GOOD * (p.wood + p.stone) + PRECIOUS * p.precious) for p in s.players]
     base = BOARD.qvalue["house_base"]
     mods: dict[int, int] = {}
     for i, bld in enumerate(s.bld):
         owner = s.bown[i]
-        if bld == "house" and owner >= 0:
-            q = BOARD.quarter_of[i]
-            if q not in mods:
-                mods[q] = city.quarter_modifier(s, q, conn)
-            out[owner] += max(0, base + mods[q])
+        if owner >= 0:
+            if bld == "house":
+                q = BOARD.quarter_of[i]
+                if q not in mods:
+                    mods[q] = city.quarter_modifier(s, q, conn)
+                out[owner] += max(0, base + mods[q]) + HOUSE_EXTRA
+            else:
+                out[owner] += HUT
+        for who, n, role in s.cw[i]:
+            if role == ROLE_STAY and not bld:
+                out[who] += CELL_WORKER * n
+            elif role == ROLE_ACT:
+                out[who] += PENDING * ACTIVATION.get(bld, 0.0) * n
+            elif role == ROLE_UPGRADE:
+                out[who] += UPGRADE * n
+    for seat, cargo in enumerate(s.cargo):
+        out[seat] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
+    for name, spaces in s.ladders.items():
+        vps = BOARD.ladders[name].vps(s.num_players)
+        filled = sum(1 for who in spaces if who >= 0)
+        if not filled:
+            continue
+        likely = PENDING * (0.4 + 0.6 * filled / len(spaces))  # a full ladder pays out
+        for k, who in enumerate(spaces):
+            if who >= 0:
+                out[who] += likely * vps[k] - LOCKED
+    for k, who in enumerate(s.prod):
+        if not s.prod_done[k]:
+            out[who] += PENDING * GOOD
+    for seat, p in enumerate(s.players):
+        out[seat] += PENDING * (SILVER * (s.agri[seat] // 2)
+                                + (PRECIOUS - GOOD) * min(s.crafts[seat], p.wood + p.stone))
+        room = rules.load_room(s, seat)
+        if room > 0:
+            goods = min(room, p.wood + p.stone + p.precious)
+            out[seat] += PENDING * (CARGO[0] - GOOD) * goods
+        if p.claim:
+            ch = BOARD.characters[p.claim]
+            if p.silver >= ch.cost and p.vp >= ch.vp_needed:
+                out[seat] += PENDING * (_character(s, p.claim, conn) - SILVER * ch.cost)
+            else:  # the fine: 5 VP and 3 silver
+                out[seat] -= BOARD.fine["vp"] + SILVER * min(p.silver, BOARD.fine["silver"])
+    for char, (who, _) in s.chars.items():
+        out[who] += _character(s, char, conn)
     return out
 
 
