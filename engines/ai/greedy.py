@@ -11,6 +11,7 @@ hidden choices are random and every other decision is the mover's greedy best.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -64,6 +65,18 @@ def _playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
     return state
 
 
+def only_generators_differ(worlds: list[Any]) -> bool:
+    """The worlds are one state but for their generator (``rng``): the game hides nothing
+    from the seat but the dice to come (Río, Minos). A move, with the turn's follow-up
+    steps, that leaves the generator untouched drew nothing, so it ends the same in every
+    world and is scored once."""
+    first = worlds[0]
+    if not dataclasses.is_dataclass(first) or not hasattr(first, "rng"):
+        return False
+    bare = dataclasses.replace(first, rng=0)  # type: ignore[type-var]
+    return all(dataclasses.replace(w, rng=0) == bare for w in worlds[1:])
+
+
 def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                   samples: int = 3) -> Action:
     moves = candidates(engine, state, seat, rng)
@@ -75,6 +88,7 @@ def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random
     rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
     worlds = [determinize(engine, state, seat, Rng(rng.getrandbits(64)))
               for _ in range(samples)]
+    dice_only = not simultaneous and only_generators_differ(worlds)
     best, best_value = moves[0], -1.0
     for move in moves:
         total = 0.0
@@ -83,6 +97,9 @@ def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random
             after = (_playout(engine, after, rng) if simultaneous
                      else _finish_turn(engine, after, seat, rng))
             total += share(engine, after, seat)
+            if dice_only and getattr(after, "rng") == getattr(world, "rng"):  # noqa: B009
+                total *= len(worlds)  # nothing drawn: every world would end the same
+                break
         if total > best_value:
             best, best_value = move, total
     return best
