@@ -1,0 +1,67 @@
+"""Río's AI: the easy level plays the game, not the menus, and finishes a game.
+
+Placing a worker pays off a phase later, so ``evaluate`` counts what placed workers will
+bring; the trade menu (``Spec.free_kinds``) and the Back moves are never wandered into while
+a game move is offered (docs/AI.md)."""
+
+from __future__ import annotations
+
+import random
+
+from engines.ai import choose, random_action
+from engines.ai.greedy import only_generators_differ
+from engines.base import Action, offered
+from engines.rio import ENGINE
+from engines.rio import trades
+from engines.rng import Rng
+
+from .helpers import do, game
+
+
+def test_the_ai_never_opens_the_trade_menu_while_it_has_a_game_move() -> None:
+    s = ENGINE.new_game(3, 4)
+    rng = random.Random(4)
+    for move in range(120):
+        seat = min(ENGINE.active_players(s))
+        if move % 10 == 0 and not s.players[seat].trade_sub:
+            for level in ("easy", "normal"):
+                action = choose(ENGINE, s, seat, level, 4, move)
+                assert action.kind not in trades.KINDS and action.kind != "back", (move, action)
+                assert offered(ENGINE, s, seat, action)
+        s = ENGINE.apply(s, seat, random_action(ENGINE, s, seat, rng)).state
+
+
+def test_a_seat_left_in_the_trade_menu_plays_the_deadline_default() -> None:
+    """A human opened a draft, then an AI took the seat over: the menu offers trade moves
+    and the default only, and the AI takes the default, as a missed deadline would."""
+    s = do(game(2, 1), 0, "trade", "tnew")
+    assert choose(ENGINE, s, 0, "easy", 1, 0) == ENGINE.skip_action(s, 0)
+
+
+def test_easy_places_its_workers_where_random_passes() -> None:
+    """Placing pays in phase B: the first move of a round is a placement, not "done"."""
+    s = game(2, 3)
+    assert choose(ENGINE, s, 0, "easy", 3, 0) != Action("done")
+
+
+def test_worlds_differ_only_in_the_dice() -> None:
+    """Río hides nothing but the dice to come: easy scores a move that rolls nothing once."""
+    s = game(3, 2)
+    worlds = [ENGINE.determinize(s, 0, Rng(k)) for k in range(3)]
+    assert only_generators_differ(worlds)
+    worlds[1].players[1].silver += 1
+    assert not only_generators_differ(worlds)
+
+
+def test_an_easy_game_against_random_ends_and_easy_wins() -> None:
+    """A 2-seat short game, bounded by steps: easy must make progress (no menu loops)."""
+    s = ENGINE.new_game(2, 5, {"short_game": True})
+    levels = ["random", "easy"]
+    for move in range(1500):  # finished games of this kind take ~600 moves
+        if ENGINE.is_over(s):
+            break
+        seat = min(ENGINE.active_players(s))
+        s = ENGINE.apply(s, seat, choose(ENGINE, s, seat, levels[seat], 5, move)).state
+    result = ENGINE.result(s)
+    assert result is not None, "the game did not end within 1,500 moves"
+    assert result.winners == frozenset({1}) and result.scores[1] > result.scores[0]
