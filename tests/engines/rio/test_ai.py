@@ -11,8 +11,7 @@ import random
 from engines.ai import choose, random_action
 from engines.ai.greedy import only_generators_differ
 from engines.base import Action, offered
-from engines.rio import ENGINE
-from engines.rio import trades
+from engines.rio import ENGINE, trades
 from engines.rng import Rng
 
 from .helpers import do, game
