@@ -22,6 +22,8 @@ from .state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE, State
 # 1 silver + 1 VP per good on the ship's return (precious double).
 SILVER, GOOD, PRECIOUS = 0.4, 0.5, 0.6
 CARGO = (1.3, 1.3, 2.6)  # wood, stone, precious loaded (the ship may be slow to sail)
+SCALE = 5.0  # VP of lead for a standing of 0.75: a search needs returns that differ
+STOCK, HOARD = 4, 0.3  # goods of one kind worth keeping; a hoard beyond, at this share
 PENDING = 0.8  # what a placed worker will bring, discounted: resolving it is always better
 HUT, HOUSE_EXTRA, CELL_WORKER, UPGRADE = 1.5, 2.0, 0.3, 0.3
 LOCKED = 0.3  # a worker held on a ladder until it fills brings nothing else meanwhile
@@ -46,15 +48,25 @@ def _character(s: State, char: str, conn: set[int]) -> float:
     return rules.character_vp(s, char, conn) + INCOME.get(char, 0.0) * left
 
 
+def _goods(n: int, worth: float) -> float:
+    """A stock of one good: beyond what a round or two can spend, a hoard is worth less
+    (at 4-5 seats easy produced every round and held 15+ goods it never used)."""
+    return worth * min(n, STOCK) + HOARD * worth * max(0, n - STOCK)
+
+
 def worths(s: State) -> list[float]:
     """Every seat's worth in VP, in one pass over the city (the ``easy`` level evaluates
     thousands of states a move)."""
     conn = city.connected_quarters(s)
     late = min(1.0, (s.rounds - s.round + 1) / 5)  # goods are worth nothing at the end
     out = [p.vp + max(1 / 3, SILVER * late) * p.silver
-           + late * (GOOD * (p.wood + p.stone) + PRECIOUS * p.precious) for p in s.players]
+           + late * (_goods(p.wood, GOOD) + _goods(p.stone, GOOD) + _goods(p.precious, PRECIOUS))
+           for p in s.players]
     base = BOARD.qvalue["house_base"]
+    # a seat whose effects turn is over has lost what it left unresolved (it goes home)
+    over = set(s.order[:s.cur]) if s.phase == "effects" else set()
     mods: dict[int, int] = {}
+    stay = [0] * s.num_players  # workers waiting on empty cells
     for i, bld in enumerate(s.bld):
         owner = s.bown[i]
         if owner >= 0:
@@ -68,25 +80,36 @@ def worths(s: State) -> list[float]:
         for who, n, role in s.cw[i]:
             if role == ROLE_STAY and not bld:
                 out[who] += CELL_WORKER * n
-            elif role == ROLE_ACT:
+                stay[who] += n
+            elif role == ROLE_ACT and who not in over:
                 out[who] += PENDING * ACTIVATION.get(bld, 0.0) * n
-            elif role == ROLE_UPGRADE:
+            elif role == ROLE_UPGRADE and who not in over:
                 out[who] += UPGRADE * n
     for seat, cargo in enumerate(s.cargo):
         out[seat] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
+    # A ladder pays out only when full: the more of it is filled, the likelier; one that
+    # the seat could not fill with its own free workers is a trap (at 5 seats a 10-space
+    # ladder held 7 of easy's 9 workers for the whole game).
+    held = [0] * s.num_players
+    for spaces in s.ladders.values():
+        for who in spaces:
+            if who >= 0:
+                held[who] += 1
     for name, spaces in s.ladders.items():
         vps = BOARD.ladders[name].vps(s.num_players)
         filled = sum(1 for who in spaces if who >= 0)
-        if not filled:
-            continue
-        likely = PENDING * (0.4 + 0.6 * filled / len(spaces))  # a full ladder pays out
         for k, who in enumerate(spaces):
             if who >= 0:
-                out[who] += likely * vps[k] - LOCKED
+                free = BOARD.workers - 1 - held[who] - stay[who]
+                likely = (0.4 + 0.6 * filled / len(spaces)
+                          if filled + free >= len(spaces) else 0.2)
+                out[who] += PENDING * likely * vps[k] - LOCKED
     for k, who in enumerate(s.prod):
-        if not s.prod_done[k]:
+        if not s.prod_done[k] and who not in over:
             out[who] += PENDING * GOOD
     for seat, p in enumerate(s.players):
+        if seat in over:
+            continue
         out[seat] += PENDING * (SILVER * (s.agri[seat] // 2)
                                 + (PRECIOUS - GOOD) * min(s.crafts[seat], p.wood + p.stone))
         room = rules.load_room(s, seat)
@@ -113,4 +136,4 @@ def evaluate(s: State, seat: int, ranking: list[list[int]] | None = None) -> flo
     every = worths(s)
     mine = every[seat]
     best = max((v for x, v in enumerate(every) if x != seat), default=mine)
-    return max(0.0, min(1.0, 0.5 + (mine - best) / (2 * (abs(mine - best) + 20))))
+    return max(0.0, min(1.0, 0.5 + (mine - best) / (2 * (abs(mine - best) + SCALE))))

@@ -11,7 +11,7 @@ import random
 from engines.ai import choose, random_action
 from engines.ai.greedy import only_generators_differ
 from engines.base import Action, offered
-from engines.rio import ENGINE, trades
+from engines.rio import ENGINE, ai, trades
 from engines.rng import Rng
 
 from .helpers import do, game
@@ -64,3 +64,11 @@ def test_an_easy_game_against_random_ends_and_easy_wins() -> None:
     result = ENGINE.result(s)
     assert result is not None, "the game did not end within 1,500 moves"
     assert result.winners == frozenset({1}) and result.scores[1] > result.scores[0]
+
+
+def test_a_placed_worker_is_worth_what_it_will_bring() -> None:
+    """Production pays a good in phase B: placing there raises the seat's worth now."""
+    s = game(2, 3)
+    before = ai.worths(s)[0]
+    after = ai.worths(do(s, 0, "prod"))[0]
+    assert after > before
