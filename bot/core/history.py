@@ -32,7 +32,8 @@ from bot.core.i18n import normalise
 from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
 from bot.core.render import draw, off_loop
 from bot.core.replay import effective, replay_from, state_at, states
-from bot.core.service import GameService, validate_options
+from bot.core.service import GameService
+from bot.core.service.lobby import validate_options
 from bot.core.storage.base import SNAPSHOT_EVERY, LogRow, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
