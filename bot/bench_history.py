@@ -133,8 +133,7 @@ async def measure(game: LongGame, repo: SqliteRepository, repeat: int) -> Length
         plan_undo(await repo.history(game_id), seat)
 
     async def stale() -> None:  # what a click on an older panel costs before the engine
-        current, _engine, _state = await service.load(game_id)
-        await service.only_others_moved(current, seat, current.version - 1)
+        await service.panel_current(game_id, seat, info.version - 1)
 
     async def frame() -> None:  # a frame nobody has asked for yet: rebuilt and drawn
         service.images.clear()

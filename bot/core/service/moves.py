@@ -50,7 +50,7 @@ class Moves(ServiceBase):
                 if seat is None:
                     raise errors.NotSeated(game_id=game_id)
                 if expected_version is not None and expected_version != game.version \
-                        and not await self.only_others_moved(game, seat.seat, expected_version):
+                        and not await self._only_others_moved(game, seat.seat, expected_version):
                     raise errors.StaleVersion(game_id=game_id, version=game.version)
                 move = Action.parse(action)
                 if seat.seat not in engine.active_players(state) \
@@ -61,7 +61,13 @@ class Moves(ServiceBase):
                 await self.repo.reset_misses(game_id, seat.seat)  # back in time: 0 misses
                 return result
 
-    async def only_others_moved(self, game: GameInfo, seat: int, since: int) -> bool:
+    async def panel_current(self, game_id: int, seat: int, since: int) -> bool:
+        """Whether a panel of ``seat`` drawn at version ``since`` still holds: the check a
+        click on it passes (:meth:`act`) before the engine sees the action. A read."""
+        game, _engine, _state = await self.load(game_id)
+        return since == game.version or await self._only_others_moved(game, seat, since)
+
+    async def _only_others_moved(self, game: GameInfo, seat: int, since: int) -> bool:
         """A panel drawn at ``since`` is still this seat's if every entry after it is another
         seat's plain move (e.g. the AI's pick in a simultaneous step): the click keeps its
         meaning and the engine checks it is still legal. The seat's own move, a move made for
