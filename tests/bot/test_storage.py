@@ -31,7 +31,7 @@ from bot.core.storage.postgres import migrations as postgres_migrations
 from bot.core.storage.sqlite import migrations
 from engines.base import TURN_END, Event
 from tests.bot.conftest import both_backends
-from tests.postgres_server import PostgresServer
+from bot.postgres_server import PostgresServer
 
 NOW = 1000.0
 
