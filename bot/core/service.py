@@ -250,6 +250,10 @@ class GameService:
         engine = self.engine(game.game_key)
         return game, engine, (None if data is None else engine.from_dict(data))
 
+    async def load(self, game_id: int) -> tuple[GameInfo, Engine[Any], Any]:
+        """:meth:`_load` for readers outside the service (tools, tests): a read, no lock."""
+        return await self._load(game_id)
+
     async def _load_started(self, game_id: int) -> tuple[GameInfo, Engine[Any], Any]:
         game, engine, state = await self._load(game_id)
         if game.status == LOBBY:
@@ -786,6 +790,12 @@ class GameService:
         if not game.version - MAX_PANEL_AGE <= since <= game.version:
             return False
         return not await self.repo.moved_since(game.id, seat, since)
+
+    async def panel_current(self, game_id: int, seat: int, since: int) -> bool:
+        """Whether a panel of ``seat`` drawn at version ``since`` still holds: the check a
+        click on it passes (:meth:`act`) before the engine sees the action. A read."""
+        game, _engine, _state = await self._load(game_id)
+        return since == game.version or await self._only_others_moved(game, seat, since)
 
     async def move_for(self, game_id: int, seat: int, user_id: int,
                        choose: Callable[[Engine[Any], Any, GameInfo], Action | Awaitable[Action]]
