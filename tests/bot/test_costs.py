@@ -73,7 +73,7 @@ async def test_undo_rebuilds_from_a_snapshot(service: GameService) -> None:
     game_id = await new_table(service, "havana", 2, seed=6)
     await play_out(service, game_id, seed=6, max_moves=4 * EVERY + 3)
     game = await service.get(game_id)
-    _g, engine, state = await service._load(game_id)
+    _g, engine, state = await service.load(game_id)
     seat = min(engine.active_players(state))
     await service.act(game_id, USERS[seat], str(engine.legal_actions(state, seat)[0]))
     before = repo.rows_read
@@ -89,7 +89,7 @@ async def test_undo_rebuilds_from_a_snapshot(service: GameService) -> None:
 async def test_a_panel_older_than_the_age_limit_is_out_of_date(service: GameService) -> None:
     game_id = await new_table(service, "havana", 2, seed=2, ai_seats=1)
     await play_out(service, game_id, seed=2, max_moves=MAX_PANEL_AGE + 10)
-    game, engine, state = await service._load(game_id)
+    game, engine, state = await service.load(game_id)
     if 0 not in engine.active_players(state):
         pytest.skip("the human is not awaited at this point of this seed")
     action = str(engine.legal_actions(state, 0)[0])
@@ -159,7 +159,7 @@ async def test_a_move_loads_and_deserialises_the_game_once(
             break
     assert panel is not None and panel.choices
     engine = service.engine(key)
-    game, _engine, state = await service._load(game_id)
+    game, _engine, state = await service.load(game_id)
     action = (engine.legal_actions(state, panel.seat) or [
         sub.sample(Rng(5)) for sub in engine.subsets(state, panel.seat)])[0]
     loads: list[int] = []

@@ -29,9 +29,9 @@ from bot.core.storage import (
 from bot.core.storage.base import Outgoing, SeatClock, Vacation
 from bot.core.storage.postgres import migrations as postgres_migrations
 from bot.core.storage.sqlite import migrations
+from bot.postgres_server import PostgresServer
 from engines.base import TURN_END, Event
 from tests.bot.conftest import both_backends
-from bot.postgres_server import PostgresServer
 
 NOW = 1000.0
 
