@@ -54,6 +54,7 @@ TEMPLATE_MOVES = 30  # the log length of each stored copy
 FIGURES = "## Figures (make bench-shards)"  # the section of docs/DEPLOY.md it rewrites
 BACKENDS = ("sqlite", "postgresql")
 STORED_CHANNELS = 100_000_000  # channel ids of the stored copies (each its own channel)
+REPLACED = 10_000_000  # channel ranges of the games replacing finished ones (see play)
 
 
 def guild_on(shard: int, count: int, n: int) -> int:
@@ -78,11 +79,14 @@ async def new_game(service: GameService, guild_id: int, channel_id: int) -> int:
     return game.id
 
 
-async def play(service: GameService, games: list[int], moves: int) -> list[float]:
-    """``moves`` AI moves, one per game in turn (a finished game is replaced); ms each."""
+async def play(service: GameService, games: list[int], moves: int,
+               channels: int) -> list[float]:
+    """``moves`` AI moves, one per game in turn; ms each. A finished game is replaced by a
+    new one in channel ``channels + 1``, ``+ 2``, …: each caller on a database (each
+    process) passes its own range, so no two ever open a game in the same channel."""
     spent: list[float] = []
     streams = {g: service.ai_moves(g) for g in games}
-    channel = 10_000_000 + max(games)
+    channel = channels
     while len(spent) < moves:
         for game_id in list(streams):
             t0 = time.perf_counter()
@@ -106,14 +110,17 @@ async def play(service: GameService, games: list[int], moves: int) -> list[float
 async def worker(target: str, shard: int, count: int, moves: int) -> None:
     """One process of the throughput run: set up, say ready, wait for "go", play, report."""
     service = await open_service(target)
-    games = [await new_game(service, guild_on(shard, count, n), 1_000 * (shard + 1) + n)
-             for n in range(GAMES_PER_PROCESS)]
-    print("ready", flush=True)
-    sys.stdin.readline()
-    t0 = time.perf_counter()
-    spent = await play(service, games, moves)
-    print(json.dumps({"moves": len(spent), "seconds": time.perf_counter() - t0}), flush=True)
-    await service.repo.close()
+    try:  # closed even on a failure, else its connection's thread keeps the process alive
+        games = [await new_game(service, guild_on(shard, count, n), 1_000 * (shard + 1) + n)
+                 for n in range(GAMES_PER_PROCESS)]
+        print("ready", flush=True)
+        sys.stdin.readline()
+        t0 = time.perf_counter()
+        spent = await play(service, games, moves, REPLACED * (shard + 1))
+        print(json.dumps({"moves": len(spent), "seconds": time.perf_counter() - t0}),
+              flush=True)
+    finally:
+        await service.repo.close()
 
 
 def throughput(target: str, processes: int, moves: int) -> dict[str, float]:
@@ -199,7 +206,7 @@ async def seed(backend: Backend, target: str, stored: int) -> None:
     """Fill the database with ``stored`` finished games, copies of one played template."""
     service = await open_service(target)
     template = await new_game(service, guild_on(0, 1, 0), 1)
-    await play(service, [template], TEMPLATE_MOVES)
+    await play(service, [template], TEMPLATE_MOVES, REPLACED)
     await service.repo.close()
     await backend.copy(target, template, stored)
 
@@ -212,7 +219,7 @@ async def cost_with_stored(backend: Backend, stored: int, moves: int) -> dict[st
     seeded = time.perf_counter() - t0
     service = await open_service(target)
     games = [await new_game(service, guild_on(0, 1, n), 2_000 + n) for n in range(4)]
-    spent = sorted(await play(service, games, moves))
+    spent = sorted(await play(service, games, moves, 2 * REPLACED))
     await service.repo.close()
     return {"stored": stored, "moves": len(spent), "seed_s": seeded,
             "p50_ms": statistics.median(spent), "p99_ms": spent[int(0.99 * (len(spent) - 1))],
