@@ -315,19 +315,29 @@ def measure(backend: Backend, moves: int, stored: Sequence[int], repeats: int) -
     for processes in (1, 2):
         tries = []
         for n in range(repeats):
+            sample_load()
             target = asyncio.run(backend.fresh(f"throughput{processes}_{n}"))
             tries.append(throughput(target, processes, moves))
         backend.runs.append(sorted(tries, key=lambda r: r["moves_per_second"])[len(tries) // 2]
                             | {"low": min(r["moves_per_second"] for r in tries),
                                "high": max(r["moves_per_second"] for r in tries)})
     for count in stored:
+        sample_load()
         backend.costs.append(asyncio.run(cost_with_stored(backend, count, moves // 3)))
 
 
+LOADS: list[float] = []  # the 1-minute load average, sampled at each measurement's start
+
+
+def sample_load() -> None:
+    LOADS.append(os.getloadavg()[0])
+
+
 def machine() -> str:
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    low, high = min(LOADS), max(LOADS)
     return (f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
-            f"{platform.python_version()}, load average {load} (1/5/15 min) at the start")
+            f"{platform.python_version()}; the machine is shared: its 1-minute load average "
+            f"was {low:.1f}–{high:.1f} during the run (sampled at each measurement)")
 
 
 def section(backends: Sequence[Backend], setting: str) -> str:
@@ -364,15 +374,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         target, shard, count, moves = args.worker
         asyncio.run(worker(target, int(shard), int(count), int(moves)))
         return 0
-    setting = machine()
     moves, stored, repeats = (20, (100,), 1) if args.tiny else (1500, STORED, REPEATS)
+    LOADS.clear()
     measured = []
     for name in args.backend or BACKENDS:
         with BACKEND_OF[name]() as backend:
             measure(backend, moves, stored, repeats)
         measured.append(backend)
-    setting += f"; {os.getloadavg()[0]:.1f} at the end"
-    text = section(measured, setting)
+    sample_load()
+    text = section(measured, machine())
     print(text)
     if not args.tiny and len(measured) == len(BACKENDS):
         write_section(text)
