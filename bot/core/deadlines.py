@@ -29,7 +29,8 @@ from bot.core.errors import StaleVersion
 from bot.core.messages import jump_link
 from bot.core.models import ACTIVE, GameInfo, MoveResult
 from bot.core.quiet_hours import quiet_until
-from bot.core.service import GameService, announcement, notice
+from bot.core.service import GameService
+from bot.core.service.outbox import announcement, notice
 from bot.core.shards import ALL, Shards
 from bot.core.storage.base import Outgoing, Reminder
 from engines.base import Action, Engine, GameError, Message, offered

@@ -10,7 +10,8 @@ import pytest
 from bot.core import errors
 from bot.core.history import History
 from bot.core.replay import state_at
-from bot.core.service import MAX_PANEL_AGE, GameService
+from bot.core.service import GameService
+from bot.core.service.moves import MAX_PANEL_AGE
 from bot.core.storage.db import Conn
 from bot.core.storage.postgres import PostgresRepository
 from bot.core.storage.postgres import migrations as postgres_migrations

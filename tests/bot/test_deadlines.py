@@ -16,7 +16,8 @@ from bot.core.deadlines import DeadlineKeeper
 from bot.core.errors import ServiceError
 from bot.core.models import GameInfo, MoveResult, Seat
 from bot.core.reminders import Reminders
-from bot.core.service import ANNOUNCEMENT, NOTICE, GameService, announcement
+from bot.core.service import GameService
+from bot.core.service.outbox import ANNOUNCEMENT, NOTICE, announcement
 from bot.core.shards import Shards
 from bot.core.storage import Repository, open_repository
 from bot.core.storage.base import Outgoing, VersionConflict
