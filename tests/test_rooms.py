@@ -224,3 +224,44 @@ def test_design_names_every_module_of_both_rooms_and_only_modules_that_exist() -
                 continue
             assert rel in named, f"DESIGN.md does not say what {rel} holds"
     assert "bot/core/storage/" in named
+
+
+# The service's private methods are its own: undo, absence policies, tools and tests go
+# through its public API (a private step called from outside skips the lock or the checks
+# the public method wraps around it).
+THE_SERVICE = "bot/core/service/"  # the package of the service and its parts
+
+
+def private_service_calls(path: Path) -> set[str]:
+    """The ``_private`` methods ``path`` calls on a ``service`` variable or attribute
+    (``service._x()``, ``self.service._x()``, ``bot.service._x()``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner, name = node.func.value, node.func.attr
+            owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(
+                owner, "id", "")
+            if owner_name == "service" and name.startswith("_") and not name.startswith("__"):
+                found.add(name)
+    return found
+
+
+def test_nothing_outside_the_service_calls_its_private_methods() -> None:
+    callers: dict[str, set[str]] = {}
+    for package in ("bot", "cogs", "tests"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith(THE_SERVICE):
+                continue
+            if calls := private_service_calls(path):
+                callers[rel] = calls
+    assert not callers, callers
+
+
+def test_the_private_call_walk_sees_each_form(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("async def f(self, service, bot):\n"
+                      "    await service._load(1)\n    self.service._apply()\n"
+                      "    bot.service._render(2)\n    service.load(1)\n"
+                      "    self.repo._x()\n    x = bot.service._render_fn\n")
+    assert private_service_calls(sample) == {"_load", "_apply", "_render"}

@@ -94,9 +94,13 @@ async def test_a_panel_older_than_the_age_limit_is_out_of_date(service: GameServ
     if 0 not in engine.active_players(state):
         pytest.skip("the human is not awaited at this point of this seed")
     action = str(engine.legal_actions(state, 0)[0])
+    assert await service.panel_current(game_id, 0, game.version)
+    assert not await service.panel_current(game_id, 0, game.version - MAX_PANEL_AGE - 1)
     with pytest.raises(errors.StaleVersion):
         await service.act(game_id, USERS[0], action,
                           expected_version=game.version - MAX_PANEL_AGE - 1)
+    await service.act(game_id, USERS[0], action)  # the seat's own move: its panel is old
+    assert not await service.panel_current(game_id, 0, game.version)
 
 
 async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
