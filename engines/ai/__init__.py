@@ -21,6 +21,7 @@ from engines.rng import Rng
 
 from .greedy import greedy_action
 from .ismcts import Budget, search
+from .rollout import Rollout, rollout_action
 from .moves import candidates, subsets_of
 
 LEVELS = ("random", "easy", "normal", "strong")
@@ -42,6 +43,9 @@ GAME_BUDGETS: dict[tuple[str, str], Budget] = {
     ("havana", "strong"): Budget(iterations=500, playout=16, samples=12, greedy=True),
 }
 EASY_SAMPLES = 3
+ROLLOUTS: dict[str, Rollout] = {
+    "normal": Rollout(worlds=12, top=4, turns=4),
+}
 
 
 def budget(engine: Engine[Any], level: str) -> Budget:
@@ -91,6 +95,8 @@ def choose(engine: Engine[Any], state: Any, seat: int, level: str, game_seed: in
         return random_action(engine, state, seat, rng)
     if level == "easy":
         return greedy_action(engine, state, seat, rng, samples=EASY_SAMPLES)
+    if level in ROLLOUTS:
+        return rollout_action(engine, state, seat, rng, ROLLOUTS[level])
     return search(engine, state, seat, rng, budget(engine, level))
 
 

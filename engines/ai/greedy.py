@@ -46,9 +46,10 @@ def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random)
     return state
 
 
-def _playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
+def playout(engine: Engine[Any], state: Any, rng: random.Random,
+            steps: int = PLAYOUT_STEPS) -> Any:
     """A short playout: hidden simultaneous choices at random, the rest greedy."""
-    for _ in range(PLAYOUT_STEPS):
+    for _ in range(steps):
         active = engine.active_players(state)
         if engine.is_over(state) or not active:
             break
@@ -64,25 +65,59 @@ def _playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
     return state
 
 
-def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
-                  samples: int = 3) -> Action:
+def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+           samples: int = 3) -> list[Action]:
+    """The seat's candidate moves, best first by the lookahead above (mean ``evaluate``
+    over ``samples`` determinizations); ties keep a seeded random order."""
     moves = candidates(engine, state, seat, rng)
     if not moves:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
     if len(moves) == 1:
-        return moves[0]
+        return moves
     simultaneous = len(engine.active_players(state)) > 1
     rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
     worlds = [determinize(engine, state, seat, Rng(rng.getrandbits(64)))
               for _ in range(samples)]
-    best, best_value = moves[0], -1.0
+    values: list[float] = []
     for move in moves:
         total = 0.0
         for world in worlds:
             after = step(engine, world, seat, move)
-            after = (_playout(engine, after, rng) if simultaneous
+            after = (playout(engine, after, rng) if simultaneous
                      else _finish_turn(engine, after, seat, rng))
             total += share(engine, after, seat)
-        if total > best_value:
-            best, best_value = move, total
-    return best
+        values.append(total)
+    order = sorted(range(len(moves)), key=lambda i: -values[i])  # stable: ties keep order
+    return [moves[i] for i in order]
+
+
+def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int) -> Any:
+    """``turns`` decisions of the easy policy for whoever moves: each candidate move is
+    applied, the mover's own follow-up steps completed greedily, and the best completed
+    turn is kept (a hidden simultaneous pick stays random). Judging a move with its turn
+    completed matters: one step alone ("take", then "pick" a tile) often shows nothing,
+    and a one-step greedy player can stall (in Tuscany every seat drew cards forever)."""
+    for _ in range(turns):
+        active = engine.active_players(state)
+        if engine.is_over(state) or not active:
+            break
+        who = min(active)
+        moves = candidates(engine, state, who, rng, subset_samples=1 if len(active) > 1 else 3)
+        if not moves:
+            break
+        if len(active) > 1 or len(moves) == 1:
+            state = step(engine, state, who, moves[rng.randrange(len(moves))])
+            continue
+        best, best_value = state, -1.0
+        for move in moves:
+            after = _finish_turn(engine, step(engine, state, who, move), who, rng)
+            value = share(engine, after, who)
+            if value > best_value:
+                best, best_value = after, value
+        state = best
+    return state
+
+
+def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                  samples: int = 3) -> Action:
+    return ranked(engine, state, seat, rng, samples)[0]
