@@ -46,6 +46,9 @@ EASY_SAMPLES = 3
 ROLLOUTS: dict[str, Rollout] = {
     "normal": Rollout(worlds=12, top=4, turns=4),
 }
+GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
+    ("havana", "normal"): Rollout(worlds=8, top=3, turns=12),
+}
 
 
 def budget(engine: Engine[Any], level: str) -> Budget:
@@ -95,8 +98,10 @@ def choose(engine: Engine[Any], state: Any, seat: int, level: str, game_seed: in
         return random_action(engine, state, seat, rng)
     if level == "easy":
         return greedy_action(engine, state, seat, rng, samples=EASY_SAMPLES)
-    if level in ROLLOUTS:
-        return rollout_action(engine, state, seat, rng, ROLLOUTS[level])
+    key = (str(getattr(getattr(engine, "spec", None), "key", None)), level)
+    if key in GAME_ROLLOUTS or level in ROLLOUTS:
+        return rollout_action(engine, state, seat, rng,
+                              GAME_ROLLOUTS.get(key) or ROLLOUTS[level])
     return search(engine, state, seat, rng, budget(engine, level))
 
 

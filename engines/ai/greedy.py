@@ -21,6 +21,7 @@ from .moves import candidates, determinize, share, step
 
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
 PLAYOUT_STEPS = 24  # steps played after a simultaneous move before it is scored
+TURN_PLAYOUT_STEPS = 200  # bound on a turn playout's steps (hidden picks are not turns)
 
 
 def _greedy(engine: Engine[Any], state: Any, who: int, rng: random.Random) -> Action | None:
@@ -94,19 +95,25 @@ def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
 def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int) -> Any:
     """``turns`` decisions of the easy policy for whoever moves: each candidate move is
     applied, the mover's own follow-up steps completed greedily, and the best completed
-    turn is kept (a hidden simultaneous pick stays random). Judging a move with its turn
+    turn is kept. A hidden simultaneous pick stays random and does not count: what it does
+    shows only once the step resolves (Havana's action cards). Judging a move with its turn
     completed matters: one step alone ("take", then "pick" a tile) often shows nothing,
     and a one-step greedy player can stall (in Tuscany every seat drew cards forever)."""
-    for _ in range(turns):
+    done = 0
+    for _ in range(TURN_PLAYOUT_STEPS):
         active = engine.active_players(state)
-        if engine.is_over(state) or not active:
+        if engine.is_over(state) or not active or done >= turns:
             break
         who = min(active)
         moves = candidates(engine, state, who, rng, subset_samples=1 if len(active) > 1 else 3)
         if not moves:
             break
-        if len(active) > 1 or len(moves) == 1:
+        if len(active) > 1:  # a hidden pick: random, and not counted as a turn
             state = step(engine, state, who, moves[rng.randrange(len(moves))])
+            continue
+        done += 1
+        if len(moves) == 1:
+            state = step(engine, state, who, moves[0])
             continue
         best, best_value = state, -1.0
         for move in moves:
