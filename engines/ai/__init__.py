@@ -37,9 +37,13 @@ ROLLOUTS: dict[str, Rollout] = {
 # Per game, where measured better. Havana's rounds are long (every seat picks hidden cards,
 # then each plays its turn): 12 turns reach the round's resolution, 4 did not (2 of 4
 # four-seat games won against easy instead of 3 of 4); longer playouts, fewer worlds.
+# Minos's turns are many small steps (dice, combinations, moves), each costing a full
+# turn playout: fewer worlds keep a move near 0.3 s (normal).
 GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     ("havana", "normal"): Rollout(worlds=8, top=3, turns=12),
     ("havana", "strong"): Rollout(worlds=32, top=4, turns=12),
+    ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
+    ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
 }
 
 

@@ -72,7 +72,7 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
         for i, move in enumerate(moves):
             after = step(engine, world, seat, move)
             gen = random.Random(seed)  # the same playout luck for every candidate
-            after = (turn_playout(engine, after, gen, budget.turns) if greedy
+            after = (turn_playout(engine, after, gen, budget.turns, [world, after]) if greedy
                      else _random_playout(engine, after, gen))
             totals[i] += share(engine, after, seat)
     best = max(totals)
