@@ -343,8 +343,9 @@ def report(games: Sequence[GameFigures], memory: Mapping[str, float], *, tiny: b
         "",
         "Measured by `python -m bot.bench` (regenerates this file; `make bench`). "
         "Machine: " f"{platform.machine()}, {cpus} CPU(s), Python {platform.python_version()}, "
-        f"SQLite file on local disk; {when}." + (" **Tiny run (not representative).**"
-                                                if tiny else ""),
+        f"SQLite file on local disk; {when}; 1-minute load average at the end "
+        f"{os.getloadavg()[0]:.1f} (the times are wall-clock: they grow with the load)."
+        + (" **Tiny run (not representative).**" if tiny else ""),
         "",
         "## Targets",
         "",

@@ -510,9 +510,9 @@ def kill_staged(ctx: C, edge: str) -> None:
         c.stacks.remove(st)
     c.kills -= 1
     c.sub = ""
-    if is_cannoneer(s, c):
-        rules.add_vp(s, c.shooter, int(CB["vp_cannon"]))
-    ctx.emit("rio.ev.cannon_kill", seat=c.shooter, edge=edge)
+    vp = int(CB["vp_cannon"]) if is_cannoneer(s, c) else 0
+    rules.add_vp(s, c.shooter, vp)
+    ctx.emit("rio.ev.cannon_kill", seat=c.shooter, edge=edge, vp=vp)
     if not c.stacks and not any(g.pawns[0] == ENEMY for g in c.groups):
         ctx.emit(TURN_END, seat=c.shooter)
         finish(ctx)  # the cannons killed every enemy: nothing left to fight

@@ -410,8 +410,11 @@ def complete_ladder(ctx: C, name: str) -> None:
     s = ctx.s
     lad = B.ladders[name]
     for k, seat in enumerate(s.ladders[name]):
-        add_vp(s, seat, lad.vps(s.num_players)[k])
+        vp = lad.vps(s.num_players)[k]
+        add_vp(s, seat, vp)
         s.players[seat].supply += 1
+        if vp:
+            ctx.emit("rio.ev.vp", seat=seat, vp=vp, reason="ladder")
     done_by = s.ladder_last[name]
     if lad.bonus:
         add_vp(s, done_by, lad.bonus)
@@ -690,7 +693,7 @@ def activate(ctx: C, seat: int, cell: int, conv_id: str) -> None:
     s.players[seat].supply += 1
     s.acts[cell] += 1
     ctx.emit("rio.ev.activated", seat=seat, building=s.bld[cell], conv=conv_id,
-             cell=B.token(cell))
+             cell=B.token(cell), vp=got.get("vp", 0))
 
 
 def resolve_claim(ctx: C, seat: int) -> None:
@@ -713,8 +716,9 @@ def resolve_claim(ctx: C, seat: int) -> None:
         p.silver -= fine["silver"]
     else:
         p.silver = p.wood = p.stone = p.precious = 0
+    before = p.vp
     add_vp(s, seat, -fine["vp"])
-    ctx.emit("rio.ev.char_fine", seat=seat, char=char)
+    ctx.emit("rio.ev.char_fine", seat=seat, char=char, vp=p.vp - before)
 
 
 def finish_turn(ctx: C, seat: int) -> None:

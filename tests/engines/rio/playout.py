@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from engines.base import Action
+from engines.base import Action, Ctx, Event
 from engines.rio import ENGINE, combat
 from engines.rio.data import BOARD
+from engines.rio.engine import run
 from engines.rio.state import State
 
 AVOID = frozenset({"back", "trade", "unstage", "hold", "tnew", "auto"})
@@ -77,8 +78,31 @@ def pick(rng: random.Random, s: State, seat: int) -> Action:
     return rng.choice(rest)
 
 
+# Events that announce a seat's VP change in their ``vp`` parameter.
+VP_EVENTS = frozenset({"rio.ev.vp", "rio.ev.ship_paid", "rio.ev.shipowner", "rio.ev.built",
+                       "rio.ev.destroyed", "rio.ev.activated", "rio.ev.cannon_kill",
+                       "rio.ev.char_fine"})
+
+
+def announced_vp(events: tuple[Event, ...], n: int) -> list[int]:
+    """Each seat's VP change as the step's public events announce it."""
+    delta = [0] * n
+    for e in events:
+        p = e.params
+        if e.key in VP_EVENTS:
+            delta[int(p["seat"])] += int(p["vp"])
+        elif e.key == "rio.ev.completed":  # the completer's bonus; the spaces are rio.ev.vp
+            delta[int(p["seat"])] += int(p["bonus"])
+        elif e.key == "rio.ev.final":
+            delta[int(p["seat"])] += int(p["silver_vp"]) + int(p["chars_vp"]) + int(
+                p["houses_vp"])
+    return delta
+
+
 def playout(n: int, seed: int, *, checked: bool = False, max_steps: int = 60000,
             options: dict[str, object] | None = None) -> tuple[State, int]:
+    """A seeded random game to its end. Every step checks the VP ledger: a seat's VP change
+    only where a rule gives or takes VP, by exactly what the step's events announce."""
     rng = random.Random(seed)
     s = ENGINE.new_game(n, seed, options)
     steps = 0
@@ -87,6 +111,14 @@ def playout(n: int, seed: int, *, checked: bool = False, max_steps: int = 60000,
         assert steps < max_steps, "playout did not end"
         seat = min(ENGINE.active_players(s))
         action = pick(rng, s, seat)
-        s = ENGINE.apply(s, seat, action).state if checked else ENGINE.apply_unchecked(
-            s, seat, action)
+        if checked:
+            after = ENGINE.apply(s, seat, action).state
+        ctx = Ctx(s.clone())
+        run(ctx, seat, action)
+        events = ctx.outcome().events
+        if checked:
+            assert ctx.s == after
+        changed = [a.vp - b.vp for a, b in zip(ctx.s.players, s.players, strict=True)]
+        assert changed == announced_vp(events, n), (action, events)
+        s = ctx.s
     return s, steps
