@@ -86,10 +86,10 @@ def test_budgets_are_per_game_where_measured() -> None:
     assert rollout_budget(registry.get("havana"), "normal").turns > ROLLOUTS["normal"].turns
     assert rollout_budget(registry.get("tuscany"), "strong") == ROLLOUTS["strong"]
     assert rollout_budget(PileEngine(), "normal") == ROLLOUTS["normal"]  # type: ignore[arg-type]
-    for key in ("havana", "tuscany"):  # strong plays out more than normal, in every game
+    for key in ("havana", "minos", "tuscany"):  # strong plays out more than normal
         normal, strong = (rollout_budget(registry.get(key), level)
                           for level in ("normal", "strong"))
-        assert strong.worlds * strong.top >= 3 * normal.worlds * normal.top, key
+        assert strong.worlds * strong.top >= 2 * normal.worlds * normal.top, key
 
 
 @dataclass(frozen=True)
