@@ -91,7 +91,7 @@ class LongGame:
         self.game_id = game.id
 
     async def awaited(self) -> tuple[int, Any, Any]:
-        game, engine, state = await self.service._load(self.game_id)
+        game, engine, state = await self.service.load(self.game_id)
         seat = min(engine.active_players(state))
         return seat, engine, state
 
@@ -133,8 +133,7 @@ async def measure(game: LongGame, repo: SqliteRepository, repeat: int) -> Length
         plan_undo(await repo.history(game_id), seat)
 
     async def stale() -> None:  # what a click on an older panel costs before the engine
-        current, _engine, _state = await service._load(game_id)
-        await service._only_others_moved(current, seat, current.version - 1)
+        await service.panel_current(game_id, seat, info.version - 1)
 
     async def frame() -> None:  # a frame nobody has asked for yet: rebuilt and drawn
         service.images.clear()

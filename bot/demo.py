@@ -22,7 +22,8 @@ from bot.core.i18n import t
 from bot.core.messages import event_text
 from bot.core.models import MoveResult
 from bot.core.render import render_board
-from bot.core.service import GameService, RenderFn
+from bot.core.service import GameService
+from bot.core.service.base import RenderFn
 from bot.core.storage import SqliteRepository
 from bot.core.thinker import Thinker
 from engines import registry

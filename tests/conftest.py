@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.postgres_server import PostgresServer, find_bindir
+from bot.postgres_server import PostgresServer, find_bindir
 
 REQUIRE_POSTGRES = "LUDO_REQUIRE_POSTGRES"  # set by .ci/run: no server is a failure there
 

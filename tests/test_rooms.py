@@ -9,6 +9,7 @@ in an import circle — counting every import: at module level, inside functions
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from pathlib import Path
 
@@ -144,7 +145,7 @@ GAME_WRITES = {
     "update_guild_settings", "update_user_settings", "create_vote", "cast_ballot",
     "close_vote", "close_open_votes", "withdraw_ballots",
 }
-THE_WRITER = {"bot/core/service.py"}
+THE_WRITER = "bot/core/service/"  # the service's parts (bot/core/service/__init__.py)
 
 
 def repository_calls(path: Path) -> set[str]:
@@ -167,10 +168,35 @@ def test_only_the_service_writes_games_seats_policies_and_votes() -> None:
             continue
         writes = repository_calls(path) & GAME_WRITES
         if writes:
-            writers[str(path.relative_to(ROOT))] = writes
-    assert set(writers) == THE_WRITER, writers
-    assert {"save_move", "cast_ballot", "save_undo", "take_over_seat"} <= writers[
-        "bot/core/service.py"]
+            writers[path.relative_to(ROOT).as_posix()] = writes
+    outside = {path: writes for path, writes in writers.items()
+               if not path.startswith(THE_WRITER)}
+    assert not outside, outside
+    assert {"save_move", "cast_ballot", "save_undo", "take_over_seat"} <= set().union(
+        *writers.values())
+
+
+def test_each_service_operation_is_defined_once_in_a_part_that_calls_no_other_part() -> None:
+    """``GameService`` is composed of parts (bot/core/service/), each deriving from the
+    shared ``ServiceBase`` alone: an operation has one home, and a part reaches only the
+    shared base and its own methods, so the parts stay independent of one another."""
+    from bot.core.service import GameService
+    from bot.core.service.base import ServiceBase
+
+    parts = GameService.__bases__
+    assert len(parts) > 3 and not [n for n in vars(GameService) if not n.startswith("__")]
+    home: dict[str, str] = {}
+    for part in parts:
+        assert part.__bases__ == (ServiceBase,), part
+        for name in vars(part):
+            if not name.startswith("__"):
+                assert name not in vars(ServiceBase) and name not in home, name
+                home[name] = part.__name__
+    for part in parts:
+        source = Path(inspect.getfile(part)).read_text(encoding="utf-8")
+        reached = set(re.findall(r"\bself\.(\w+)", source))
+        foreign = {n: home[n] for n in reached if home.get(n, part.__name__) != part.__name__}
+        assert not foreign, f"{part.__name__} calls {foreign}"
 
 
 def test_the_write_names_are_the_storage_interface_s() -> None:
@@ -198,3 +224,44 @@ def test_design_names_every_module_of_both_rooms_and_only_modules_that_exist() -
                 continue
             assert rel in named, f"DESIGN.md does not say what {rel} holds"
     assert "bot/core/storage/" in named
+
+
+# The service's private methods are its own: undo, absence policies, tools and tests go
+# through its public API (a private step called from outside skips the lock or the checks
+# the public method wraps around it).
+THE_SERVICE = "bot/core/service/"  # the package of the service and its parts
+
+
+def private_service_calls(path: Path) -> set[str]:
+    """The ``_private`` methods ``path`` calls on a ``service`` variable or attribute
+    (``service._x()``, ``self.service._x()``, ``bot.service._x()``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner, name = node.func.value, node.func.attr
+            owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(
+                owner, "id", "")
+            if owner_name == "service" and name.startswith("_") and not name.startswith("__"):
+                found.add(name)
+    return found
+
+
+def test_nothing_outside_the_service_calls_its_private_methods() -> None:
+    callers: dict[str, set[str]] = {}
+    for package in ("bot", "cogs", "tests"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith(THE_SERVICE):
+                continue
+            if calls := private_service_calls(path):
+                callers[rel] = calls
+    assert not callers, callers
+
+
+def test_the_private_call_walk_sees_each_form(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("async def f(self, service, bot):\n"
+                      "    await service._load(1)\n    self.service._apply()\n"
+                      "    bot.service._render(2)\n    service.load(1)\n"
+                      "    self.repo._x()\n    x = bot.service._render_fn\n")
+    assert private_service_calls(sample) == {"_load", "_apply", "_render"}

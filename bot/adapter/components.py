@@ -12,6 +12,7 @@ classes, so the classes import no flow.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -47,6 +48,21 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def clicked_select(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The select a click came from: discord.py hands ``from_custom_id`` the message's
+    component of the template's type, typed as any item."""
+    if not isinstance(item, discord.ui.Select):
+        raise TypeError(f"a select's custom_id on a {type(item).__name__}")
+    return item
+
+
+def selected(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a select sent back (none when it came back empty)."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values")
+    return [str(v) for v in values] if isinstance(values, list) else []
+
+
 class PanelButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ludo:panel:(?P<game>[0-9]+)"):
     """On a public turn message: opens the clicker's private panel (always fresh)."""
@@ -61,7 +77,7 @@ class PanelButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> PanelButton:
         return cls(int(match["game"]))
 
@@ -82,7 +98,7 @@ class ActButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> ActButton:
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]))
 
@@ -109,10 +125,10 @@ class ActSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> ActSelect:
         made = cls(int(match["game"]), int(match["ver"]), match["group"])
-        made.item.options = item.options
+        made.item.options = clicked_select(item).options
         return made
 
     def ids(self) -> tuple[int, ...]:
@@ -120,8 +136,8 @@ class ActSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def chosen(self, interaction: discord.Interaction[Any]) -> str | None:
         """The action chosen (None when the select came back empty)."""
-        values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
-        return str(values[0]) if values else None
+        values = selected(interaction)
+        return values[0] if values else None
 
 
 class SubsetSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -150,11 +166,12 @@ class SubsetSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> SubsetSelect:
+        select = clicked_select(item)
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["act"]),
-                   list(item.options), min_values=item.min_values,
-                   max_values=item.max_values)
+                   list(select.options), min_values=select.min_values,
+                   max_values=select.max_values)
 
     def ids(self) -> tuple[int, ...]:
         return self.game_id, self.version
@@ -168,8 +185,7 @@ class SubsetSelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def chosen(self, interaction: discord.Interaction[Any]) -> str:
         """The chosen values as the subset's action, checked (a typed refusal if not)."""
-        values = (interaction.data or {}).get("values") or []  # type: ignore[call-overload]
-        return str(self.subset().action(option_value(str(v)) for v in values))
+        return str(self.subset().action(option_value(v) for v in selected(interaction)))
 
 
 def option_value(value: str) -> str:
@@ -191,7 +207,7 @@ class MuteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> MuteButton:
         return cls(int(match["game"]))
 
@@ -215,7 +231,7 @@ class LobbyButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
@@ -234,7 +250,7 @@ class CancelVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]]
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> CancelVoteButton:
         return cls(int(match["game"]))
 
@@ -254,7 +270,7 @@ class UndoButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> UndoButton:
         return cls(int(match["game"]), int(match["ver"]))
 
@@ -275,7 +291,7 @@ class UndoVoteButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> UndoVoteButton:
         return cls(int(match["req"]), match["yes"] == "1")
 
@@ -298,7 +314,7 @@ class LogPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> LogPageButton:
         return cls(int(match["game"]), int(match["page"]), int(match["size"]), match["op"])
 
@@ -317,7 +333,7 @@ class ReplayButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> ReplayButton:
         return cls(int(match["game"]), int(match["pos"]), match["op"])
 
@@ -327,8 +343,8 @@ class ReplayButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 def chosen_position(interaction: discord.Interaction[Any]) -> int:
     """The position picked in a replay select (ASCII digits within 64 bits, else BadId)."""
-    values = (interaction.data or {}).get("values") or ["0"]  # type: ignore[call-overload]
-    return digits(str(values[0]))
+    values = selected(interaction)
+    return digits(values[0] if values else "0")
 
 
 class ReplaySelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -344,9 +360,9 @@ class ReplaySelect(Clickable, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> ReplaySelect:
-        return cls(int(match["game"]), item.options)
+        return cls(int(match["game"]), clicked_select(item).options)
 
     async def allowed(self, interaction: discord.Interaction[Any]) -> None:
         await super().allowed(interaction)
@@ -364,7 +380,7 @@ class GamesPageButton(Clickable, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str], /
+                             item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> GamesPageButton:
         return cls(int(match["guild"]), int(match["page"]), match["op"])
 

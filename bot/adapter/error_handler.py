@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
 import discord
@@ -34,7 +34,7 @@ Item = TypeVar("Item")
 def _where(interaction: discord.Interaction[Any]) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    data = interaction.data or {}
+    data: Mapping[str, object] = interaction.data or {}
     return f"component {data.get('custom_id', '?')}"
 
 

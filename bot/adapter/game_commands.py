@@ -110,7 +110,7 @@ def _verb_command(game_key: str, verb: Verb) -> app_commands.Command[Any, Any, N
         return await _legal(interaction, kinds, current)
 
     app_commands.describe(choice=L("Your choice", "cmd.choice"))(callback)
-    command = app_commands.Command(
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
         name=L(verb.name, f"{game_key}.cmd.{verb.name}"),
         description=command_text(f"{game_key}.cmd.{verb.name}.desc"),
         callback=callback)

@@ -1,8 +1,8 @@
 """The outbox deliverer: posts the channel messages moves owe, each exactly once.
 
 A move writes its turn message into the ``outbox`` table in the move's own transaction
-(:func:`bot.core.service.turn_message`). One deliverer per process sends pending rows in order
-and marks each sent — with several processes, only the rows of games in its own shards'
+(:func:`bot.core.service.outbox.turn_message`). One deliverer per process sends pending rows
+in order and marks each sent — with several processes, only the rows of games in its own shards'
 guilds (:mod:`bot.core.shards`); at start every row still pending (the process died between
 the commit and the post) is sent; a row a failure left pending, or written by another
 process, is sent by the periodic pass (:mod:`bot.adapter.periodic`), in order. A post
@@ -34,7 +34,7 @@ from bot.core import messages
 from bot.core.deadlines import stamp
 from bot.core.errors import ServiceError
 from bot.core.i18n import t
-from bot.core.service import ANNOUNCEMENT, NOTICE, TURN_MESSAGE
+from bot.core.service.outbox import ANNOUNCEMENT, NOTICE, TURN_MESSAGE
 from bot.core.storage.base import OutboxRow
 from engines.base import Event
 
@@ -191,7 +191,8 @@ class Deliverer:
             lines.append(account)
         if payload["over"]:
             result = bot.service.final_result(game, payload["state"])
-            lines.append(messages.standings(game, result, locale))
+            if result is not None:  # a final state always has standings
+                lines.append(messages.standings(game, result, locale))
         elif awaited:
             lines.append(t("ui.next", locale,
                            players=messages.mentions(game, [s.seat for s in awaited])))

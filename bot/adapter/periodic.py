@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
 
 from discord.ext import tasks
 
@@ -27,8 +28,8 @@ class Periodic:
     def __init__(self, jobs: Sequence[tuple[str, Job]], *,
                  seconds: float = POLL_SECONDS) -> None:
         self.jobs = tuple(jobs)
-        self.loop: tasks.Loop[Callable[[], Awaitable[None]]] = tasks.loop(seconds=seconds)(
-            self.run_once)
+        self.loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] = tasks.loop(
+            seconds=seconds)(self.run_once)
 
     async def run_once(self) -> None:
         """One pass of every job, in order."""

@@ -29,7 +29,8 @@ from bot.core.errors import StaleVersion
 from bot.core.messages import jump_link
 from bot.core.models import ACTIVE, GameInfo, MoveResult
 from bot.core.quiet_hours import quiet_until
-from bot.core.service import GameService, announcement, notice
+from bot.core.service import GameService
+from bot.core.service.outbox import announcement, notice
 from bot.core.shards import ALL, Shards
 from bot.core.storage.base import Outgoing, Reminder
 from engines.base import Action, Engine, GameError, Message, offered
@@ -88,14 +89,6 @@ class DeadlineKeeper:
         if report:
             log.info("deadline pass: %s", report)
         return report
-
-    async def _mine(self, game_id: int) -> bool:
-        """Whether the game's guild is on one of this process's shards (a vanished game is
-        everyone's: its rows are only dropped)."""
-        if self.shards.everything:
-            return True
-        game = await self.repo.get_game(game_id)
-        return game is None or self.shards.owns(game.guild_id)
 
     # ------------------------------------------------------------ vacations
     async def _resume_vacations(self, now: float, report: PassReport) -> None:
@@ -220,9 +213,7 @@ class DeadlineKeeper:
     # ------------------------------------------------------------ "you're next"
     async def _before(self, now: float, report: PassReport) -> None:
         sent = report.notices
-        for row in await self.repo.pending_before():
-            if not await self._mine(row.game_id):
-                continue
+        for row in await self.repo.pending_before(shards=self.shards):  # of its guilds
             owed = await self._before_owed(row, now)
             # Marked with the message it owes (the outbox): handled once, sent once.
             await self.repo.mark_before_sent(row.game_id, row.seat, row.turn_version,
@@ -261,9 +252,7 @@ class DeadlineKeeper:
     async def _deliver(self, now: float, report: PassReport) -> None:
         """Held-back notices whose quiet hours ended; dropped when the turn moved on."""
         sent = report.notices
-        for held in await self.repo.due_notices(now):
-            if not await self._mine(held.game_id):
-                continue
+        for held in await self.repo.due_notices(now, shards=self.shards):  # of its guilds
             game = await self.repo.get_game(held.game_id)
             current = game is not None and game.status == ACTIVE and any(
                 r.seat == held.seat and r.turn_version == held.turn_version

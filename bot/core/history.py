@@ -25,14 +25,15 @@ import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from bot.core import errors
 from bot.core.i18n import normalise
 from bot.core.models import ACTIVE, CANCELLED, FINISHED, LOBBY, GameInfo, Seat
 from bot.core.render import draw, off_loop
 from bot.core.replay import effective, replay_from, state_at, states
-from bot.core.service import GameService, validate_options
+from bot.core.service import GameService
+from bot.core.service.lobby import validate_options
 from bot.core.storage.base import SNAPSHOT_EVERY, LogRow, undone_by
 from engines.base import TURN_END, Action, Engine, GameError
 
@@ -190,12 +191,14 @@ def check_signature(document: Mapping[str, Any], key: bytes) -> None:
         raise errors.InvalidOption(key="history.import_tampered")
 
 
-def _id(value: Any) -> bool:
+def _id(value: object) -> TypeGuard[int]:
+    """An id or seed of the file: a plain int within the ids' range."""
     return isinstance(value, int) and not isinstance(value, bool) and \
         0 <= value <= errors.MAX_ID
 
 
-def _name(value: Any) -> bool:
+def _name(value: object) -> TypeGuard[str]:
+    """A player's name of the file: printable, not blank, not too long."""
     return (isinstance(value, str) and value.strip() != "" and len(value) <= MAX_NAME
             and value.isprintable())
 

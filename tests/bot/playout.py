@@ -32,7 +32,7 @@ async def play_out(service: GameService, game_id: int, *, seed: int = 1,
     rnd = random.Random(seed)
     moves = 0
     while max_moves is None or moves < max_moves:
-        game, engine, state = await service._load(game_id)
+        game, engine, state = await service.load(game_id)
         if engine.is_over(state) or game.status != "active":
             break
         seat = min(engine.active_players(state))

@@ -56,7 +56,7 @@ async def test_ai_move_is_the_level_s_reproducible_choice(repo: SqliteRepository
     service = GameService(repo, clock=clock, render=FakeRender())
     try:
         game_id = await _table(service, "easy")
-        game, engine, state = await service._load(game_id)
+        game, engine, state = await service.load(game_id)
         expected = choose(engine, state, 1, "easy", game.seed, game.version)
         results = [r async for r in service.ai_moves(game_id)]
         assert results

@@ -10,7 +10,8 @@ import pytest
 from bot.core import errors
 from bot.core.history import History
 from bot.core.replay import state_at
-from bot.core.service import MAX_PANEL_AGE, GameService
+from bot.core.service import GameService
+from bot.core.service.moves import MAX_PANEL_AGE
 from bot.core.storage.db import Conn
 from bot.core.storage.postgres import PostgresRepository
 from bot.core.storage.postgres import migrations as postgres_migrations
@@ -73,7 +74,7 @@ async def test_undo_rebuilds_from_a_snapshot(service: GameService) -> None:
     game_id = await new_table(service, "havana", 2, seed=6)
     await play_out(service, game_id, seed=6, max_moves=4 * EVERY + 3)
     game = await service.get(game_id)
-    _g, engine, state = await service._load(game_id)
+    _g, engine, state = await service.load(game_id)
     seat = min(engine.active_players(state))
     await service.act(game_id, USERS[seat], str(engine.legal_actions(state, seat)[0]))
     before = repo.rows_read
@@ -89,13 +90,17 @@ async def test_undo_rebuilds_from_a_snapshot(service: GameService) -> None:
 async def test_a_panel_older_than_the_age_limit_is_out_of_date(service: GameService) -> None:
     game_id = await new_table(service, "havana", 2, seed=2, ai_seats=1)
     await play_out(service, game_id, seed=2, max_moves=MAX_PANEL_AGE + 10)
-    game, engine, state = await service._load(game_id)
+    game, engine, state = await service.load(game_id)
     if 0 not in engine.active_players(state):
         pytest.skip("the human is not awaited at this point of this seed")
     action = str(engine.legal_actions(state, 0)[0])
+    assert await service.panel_current(game_id, 0, game.version)
+    assert not await service.panel_current(game_id, 0, game.version - MAX_PANEL_AGE - 1)
     with pytest.raises(errors.StaleVersion):
         await service.act(game_id, USERS[0], action,
                           expected_version=game.version - MAX_PANEL_AGE - 1)
+    await service.act(game_id, USERS[0], action)  # the seat's own move: its panel is old
+    assert not await service.panel_current(game_id, 0, game.version)
 
 
 async def test_migration_rebuilds_the_effective_moves_kept_by_every_save(
@@ -155,7 +160,7 @@ async def test_a_move_loads_and_deserialises_the_game_once(
             break
     assert panel is not None and panel.choices
     engine = service.engine(key)
-    game, _engine, state = await service._load(game_id)
+    game, _engine, state = await service.load(game_id)
     action = (engine.legal_actions(state, panel.seat) or [
         sub.sample(Rng(5)) for sub in engine.subsets(state, panel.seat)])[0]
     loads: list[int] = []

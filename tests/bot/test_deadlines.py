@@ -16,7 +16,8 @@ from bot.core.deadlines import DeadlineKeeper
 from bot.core.errors import ServiceError
 from bot.core.models import GameInfo, MoveResult, Seat
 from bot.core.reminders import Reminders
-from bot.core.service import ANNOUNCEMENT, NOTICE, GameService, announcement
+from bot.core.service import GameService
+from bot.core.service.outbox import ANNOUNCEMENT, NOTICE, announcement
 from bot.core.shards import Shards
 from bot.core.storage import Repository, open_repository
 from bot.core.storage.base import Outgoing, VersionConflict
@@ -591,3 +592,25 @@ async def test_a_process_handles_only_its_shards_games(table: Table) -> None:
     seen = table.out.keys()
     assert report.expired == 2 and "deadline.expired_ai" in seen
     assert not await other.run_due(T0 + 25 * HOUR) and not await own.run_due(T0 + 24 * HOUR)
+
+
+async def test_you_are_next_and_held_notices_are_the_owning_shards(table: Table) -> None:
+    """Guild 1 is on shard 0 of 2: the process holding shard 1 neither handles a "you're
+    next" nor delivers one held back by quiet hours; the one holding shard 0 does both."""
+    await table.absence.set_quiet(CARL, timezone_name="UTC", start="01:00", end="03:00",
+                                  notify_before=True)
+    game_id = await table.game("relay", hours=0, players=(ANN, BOB, CARL))
+    other = DeadlineKeeper(table.service, table.out, table.clock,
+                           shards=Shards(2, frozenset({1})))
+    own = DeadlineKeeper(table.service, table.out, table.clock,
+                         shards=Shards(2, frozenset({0})))
+    await table.service.act(game_id, ANN, "go")  # Bob's turn: Carl is next, asleep
+    assert not await other.run_due(T0 + 60)
+    assert await table.repo.due_notices(T0 + DAY) == []  # not handled: nothing held yet
+    assert (await own.run_due(T0 + 60)).notices == 0  # 01:47 UTC: held until Carl wakes
+    assert len(await table.repo.due_notices(T0 + DAY)) == 1
+    morning = T0 + (3 * HOUR - (HOUR + 46 * 60 + 40))
+    assert not await other.run_due(morning)
+    assert table.out.private == []
+    assert (await own.run_due(morning)).notices == 1
+    assert table.out.private == [(CARL, "deadline.you_are_next", True)]

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.service import TURN_MESSAGE, GameService
+from bot.core.service import GameService
+from bot.core.service.outbox import TURN_MESSAGE
 from bot.core.shards import Shards
 from bot.core.storage import SqliteRepository, VersionConflict, open_repository
 from bot.core.storage.base import Outgoing

@@ -33,7 +33,7 @@ def test_plackett_luce_orders_and_ties() -> None:
 
 async def test_a_finished_game_is_rated_once_per_scope(service: GameService) -> None:
     game_id = await _finished_race(service)
-    game, engine, state = await service._load(game_id)
+    game, engine, state = await service.load(game_id)
     result = engine.result(state)
     assert result is not None
     winners = {game.seats[s].user_id for s in result.ranking[0]}

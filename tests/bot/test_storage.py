@@ -29,9 +29,9 @@ from bot.core.storage import (
 from bot.core.storage.base import Outgoing, SeatClock, Vacation
 from bot.core.storage.postgres import migrations as postgres_migrations
 from bot.core.storage.sqlite import migrations
+from bot.postgres_server import PostgresServer
 from engines.base import TURN_END, Event
 from tests.bot.conftest import both_backends
-from tests.postgres_server import PostgresServer
 
 NOW = 1000.0
 
@@ -572,3 +572,9 @@ async def test_claims_of_a_sharded_process_are_its_own_guilds_jobs(repo: Reposit
             game_id], claim
     assert [r.game_id for r in await repo.pending_outbox(shards=mine)] == [game_id] * 2
     assert await repo.pending_outbox(shards=other) == []
+    # The deadline pass's reads that claim nothing are filtered the same way.
+    assert [r.game_id for r in await repo.pending_before(shards=mine)] == [game_id]
+    assert await repo.pending_before(shards=other) == []
+    await repo.add_notice(game_id, 0, 2, 7, "before", NOW)
+    assert [n.game_id for n in await repo.due_notices(NOW, shards=mine)] == [game_id]
+    assert await repo.due_notices(NOW, shards=other) == []

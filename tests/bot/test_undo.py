@@ -47,7 +47,7 @@ class Recorder:
         returns (action, irreversible, turn_end) as stored in the log."""
         version, data = await self.snapshot()
         self.snapshots[version] = data
-        game, engine, state = await self.service._load(self.game_id)
+        game, engine, state = await self.service.load(self.game_id)
         legal = engine.legal_actions(state, seat)
         actions = [a for a in legal if a.kind in prefer] or legal
         await self.service.act(self.game_id, USERS[seat], str(actions[0]))
@@ -60,7 +60,7 @@ class Recorder:
                     prefer: tuple[str, ...] = ("confirm",)) -> tuple[str, bool, bool]:
         """Play awaited seats until ``seat`` makes a move matching ``predicate``."""
         for _ in range(limit):
-            game, engine, state = await self.service._load(self.game_id)
+            game, engine, state = await self.service.load(self.game_id)
             awaited = sorted(engine.active_players(state))
             mover = seat if seat in awaited else awaited[0]
             move = await self.play(mover, prefer)
@@ -71,7 +71,7 @@ class Recorder:
 
 async def _assert_rewound(service: GameService, game_id: int, expected: dict[str, Any]) -> None:
     """The snapshot is the replay of the effective log, and the expected earlier position."""
-    game, engine, _state = await service._load(game_id)
+    game, engine, _state = await service.load(game_id)
     moves = effective(await service.repo.history(game_id))
     replayed = engine.to_dict(state_at(engine, game, moves, len(moves)))
     loaded = await service.repo.load_game(game_id)
@@ -119,7 +119,7 @@ async def test_two_clicks_on_one_undo_button_take_back_one_move(service: GameSer
     first, irreversible, turn_end = await rec.play(0)
     assert not irreversible and not turn_end, first
     before_second = (await service.get(game_id)).version
-    _game, engine, state = await service._load(game_id)
+    _game, engine, state = await service.load(game_id)
     assert 0 in engine.active_players(state)  # seat 0 has a second free step to take
     await rec.play(0)
     button_version = (await service.get(game_id)).version
@@ -280,14 +280,14 @@ async def test_turn_message_leaves_out_taken_back_moves(service: GameService) ->
     rec = Recorder(service, game_id)
     await rec.play(0)
     await service.request_undo(game_id, USERS[0])
-    game, engine, state = await service._load(game_id)
+    game, engine, state = await service.load(game_id)
     first = engine.legal_actions(state, 0)[-1]
     await service.act(game_id, USERS[0], str(first))
     await service.act(game_id, USERS[0], str(engine.legal_actions(
-        (await service._load(game_id))[2], 0)[0]))
+        (await service.load(game_id))[2], 0)[0]))
     results = []
     for _ in range(2):
-        _g, engine, state = await service._load(game_id)
+        _g, engine, state = await service.load(game_id)
         results.append(await service.act(game_id, USERS[1], str(
             engine.legal_actions(state, 1)[0])))
     assert results[-1].turn_completed

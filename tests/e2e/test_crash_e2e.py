@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.core.i18n import t
-from bot.core.service import ANNOUNCEMENT
+from bot.core.service.outbox import ANNOUNCEMENT
 from bot.core.storage import SqliteRepository
 from tests.e2e.conftest import RunBot
 from tests.e2e.fake_discord import HANG, FakeDiscord, InteractionRecord, StoredMessage

@@ -182,9 +182,9 @@ class Alice:
 async def test_a_whole_game_with_a_conflict_where_the_human_defends(
         fake_discord: FakeDiscord, run_bot: RunBot, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.core.service
+    import bot.core.service.lobby
 
-    monkeypatch.setattr(bot.core.service.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(bot.core.service.lobby.secrets, "randbits", lambda bits: SEED)
     fake = fake_discord
     app = await build_bot(Settings(discord_token=fake.token, database=tmp_path / "db.sqlite3",
                                    ai_delay=0, ai_level="random"))  # the seed's game

@@ -7,8 +7,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.shards import Shards
 from bot.core.storage.db import Conn, Database
-from bot.core.storage.outbox import queue
+from bot.core.storage.outbox import in_shards, queue
 from bot.core.storage.records import Notice, Outgoing, Vacation
 
 
@@ -23,7 +24,9 @@ class CalendarStore(ABC):
                          kind: str, due_at: float) -> None: ...
 
     @abstractmethod
-    async def due_notices(self, now: float) -> list[Notice]: ...
+    async def due_notices(self, now: float, *, shards: Shards | None = None) -> list[Notice]:
+        """Held notices due at ``now``; with ``shards``, only those of games whose guild is
+        on one of them (a process delivers its own guilds' notices)."""
 
     @abstractmethod
     async def delete_notice(self, notice_id: int, *, outbox: Sequence[Outgoing] = (),
@@ -63,9 +66,11 @@ class SqlCalendar(CalendarStore):
 
         await self.db.write(tx)
 
-    async def due_notices(self, now: float) -> list[Notice]:
+    async def due_notices(self, now: float, *, shards: Shards | None = None) -> list[Notice]:
+        mine, params = in_shards(shards)
         rows = await self.db.read(lambda c: c.fetch(
-            "SELECT * FROM notices WHERE due_at <= ? ORDER BY due_at, id", (now,)))
+            "SELECT n.* FROM notices n JOIN games g ON g.id = n.game_id "
+            f"WHERE n.due_at <= ?{mine} ORDER BY n.due_at, n.id", (now, *params)))
         return [Notice(r["id"], r["game_id"], r["seat"], r["turn_version"], r["user_id"],
                        r["kind"], r["due_at"]) for r in rows]
 

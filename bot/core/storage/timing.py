@@ -164,8 +164,9 @@ class TimingStore(ABC):
         """Abandoned seats still played by the AI: seat -> the player who left it."""
 
     @abstractmethod
-    async def pending_before(self) -> list[Reminder]:
-        """Rows of active games whose notify-before has not been handled yet."""
+    async def pending_before(self, *, shards: Shards | None = None) -> list[Reminder]:
+        """Rows of active games whose notify-before has not been handled yet (with
+        ``shards``: of games in their guilds)."""
 
     @abstractmethod
     async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
@@ -359,10 +360,12 @@ class SqlTiming(TimingStore):
             (game_id,)))
         return {r[0]: r[1] for r in rows}
 
-    async def pending_before(self) -> list[Reminder]:
+    async def pending_before(self, *, shards: Shards | None = None) -> list[Reminder]:
+        mine, params = in_shards(shards)
         return await self._reminders(
             "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id "
-            "WHERE r.before_sent = 0 AND g.status = ? ORDER BY r.game_id, r.seat", (ACTIVE,))
+            f"WHERE r.before_sent = 0 AND g.status = ?{mine} ORDER BY r.game_id, r.seat",
+            (ACTIVE, *params))
 
     async def mark_before_sent(self, game_id: int, seat: int, turn_version: int, *,
                                outbox: Sequence[Outgoing] = (),

@@ -1,5 +1,6 @@
-"""A real, throwaway PostgreSQL server for the tests: ``initdb`` into a temporary directory,
-``postgres`` listening on a unix socket there only, stopped and deleted at the end.
+"""A real, throwaway PostgreSQL server, for the tests (``tests/conftest.py``) and the shards
+benchmark (:mod:`bot.bench_shards`): ``initdb`` into a temporary directory, ``postgres``
+listening on a unix socket there only, stopped and deleted at the end.
 
 PostgreSQL refuses to run as root: run as root (CI), the server runs as the ``postgres``
 system user (which the distribution's package creates), in a directory it owns.
@@ -60,14 +61,16 @@ class PostgresServer:
             tail = self.log.read_text()[-2000:] if self.log.exists() else ""
             raise RuntimeError(f"{' '.join(args[:2])} failed: {done.stderr.strip()}\n{tail}")
 
-    def start(self) -> None:
+    def start(self, *, durable: bool = False) -> None:
+        """Create the cluster and start the server. Not ``durable`` (the tests): no fsync,
+        which makes each test's database quick to create; ``durable`` (the benchmark): the
+        server's defaults, each commit flushed to disk as in a deployment."""
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "--encoding=UTF8", "--locale=C", "--no-sync")
-        # Durability is not what these tests measure: no fsync makes each test's database
-        # quick to create.
         options = (f"-c listen_addresses='' -c unix_socket_directories='{self.root}' "
-                   f"-p {PORT} -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=200")
+                   f"-p {PORT} -c max_connections=200")
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
                   "-t", "120", "start")
 
