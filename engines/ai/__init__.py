@@ -45,6 +45,11 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     ("havana", "strong"): Rollout(worlds=20, top=5, turns=12),
     ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
     ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
+    # Río's steps and evaluate are slow (easy's own ranking takes most of a second): the
+    # smallest rollouts, timed on two test positions at 0.8-2.4 s (strong), ~1.1 s (normal);
+    # their strength against easy is not measured.
+    ("rio", "normal"): Rollout(worlds=3, top=2, turns=2),
+    ("rio", "strong"): Rollout(worlds=6, top=3, turns=2),
 }
 
 
