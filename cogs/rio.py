@@ -220,16 +220,16 @@ def offer_actions(give: list[tuple[str, int]], want: list[tuple[str, int]],
 class Rio(GameCog):
     def __init__(self, bot: LudoBot) -> None:
         super().__init__(bot, KEY, VERBS)
-        keep = app_commands.Command(
+        keep: app_commands.Command[Any, Any, None] = app_commands.Command(
             name=L("keep", "rio.cmd.keep"),
             description=command_text("rio.cmd.keep.desc"),
             callback=self.keep)
         keep.autocomplete("cells")(self.keep_complete)
-        offer = app_commands.Command(
+        offer: app_commands.Command[Any, Any, None] = app_commands.Command(
             name=L("offer", "rio.cmd.offer"),
             description=command_text("rio.cmd.offer.desc"),
             callback=self.offer)
-        answer = app_commands.Command(
+        answer: app_commands.Command[Any, Any, None] = app_commands.Command(
             name=L("answer", "rio.cmd.answer"),
             description=command_text("rio.cmd.answer.desc"),
             callback=self.answer)

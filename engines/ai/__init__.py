@@ -3,9 +3,10 @@
 * ``random`` — a uniformly random offered move (tests and soaks);
 * ``easy`` — one-move lookahead: each offered move is applied to a few determinizations
   and scored with the engine's ``evaluate`` (:mod:`engines.ai.greedy`);
-* ``normal`` / ``strong`` — information-set Monte Carlo tree search over determinizations,
-  playouts cut short by ``evaluate`` (:mod:`engines.ai.ismcts`), with a fixed iteration
-  budget so a move is reproducible on any machine.
+* ``normal`` / ``strong`` — a rollout of the easy policy (:mod:`engines.ai.rollout`): easy's
+  best few moves are each played out in sampled worlds by the easy policy for every seat,
+  and the best on average is played; a fixed budget of worlds, candidates and playout turns
+  keeps a move reproducible on any machine.
 
 A game needs nothing AI-specific beyond the contract's ``determinize`` and ``evaluate``;
 :mod:`engines.ai.defaults` has the generic pieces an engine can delegate to.
@@ -20,34 +21,37 @@ from engines.base import Action, Engine, Subset
 from engines.rng import Rng
 
 from .greedy import greedy_action
-from .ismcts import Budget, search
 from .moves import candidates, subsets_of
+from .rollout import Rollout, rollout_action
 
 LEVELS = ("random", "easy", "normal", "strong")
 DEFAULT_LEVEL = "normal"
 
-# Iteration budgets (deterministic), calibrated by ``make bench-ai`` so a move stays within
-# about 1 s (normal) and 3 s (strong) on a 2-core machine: see docs/AI.md.
-BUDGETS: dict[str, Budget] = {
-    "normal": Budget(iterations=300, playout=4, samples=8),
-    "strong": Budget(iterations=900, playout=4, samples=12),
-}
-# Per game, where the default was measured weaker than the level below. Havana's picks are
-# simultaneous and hidden, their effect shows only when the round resolves, many steps
-# later: random 4-move playouts scored the picks by noise, and normal lost to easy (2 of 3
-# two-seat games, none of 5 at 3-4 seats). Greedy 16-move playouts (the easy level's own
-# policy) reach the resolution: 9 of 10 two-seat games against easy, at 100 iterations.
-GAME_BUDGETS: dict[tuple[str, str], Budget] = {
-    ("havana", "normal"): Budget(iterations=100, playout=16, samples=8, greedy=True),
-    ("havana", "strong"): Budget(iterations=500, playout=16, samples=12, greedy=True),
-}
 EASY_SAMPLES = 3
+# Rollout budgets (deterministic), measured by ``make bench-ai`` (docs/AI.md) so a move stays
+# within about 1 s (normal) and 3 s (strong) of CPU on a 2-core machine.
+ROLLOUTS: dict[str, Rollout] = {
+    "normal": Rollout(worlds=12, top=4, turns=4),
+    "strong": Rollout(worlds=36, top=5, turns=4),
+}
+# Per game, where measured better. Havana's rounds are long (every seat picks hidden cards,
+# then each plays its turn): 12 turns reach the round's resolution, 4 did not (2 of 4
+# four-seat games won against easy instead of 3 of 4); longer playouts, fewer worlds.
+# 8 worlds x 3 moves won 1 of 4 three-seat games; 12 x 4 won 2 of the 3 lost ones.
+# Minos's turns are many small steps (dice, combinations, moves), each costing a full
+# turn playout: fewer worlds keep a move near 0.3 s (normal).
+GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
+    ("havana", "normal"): Rollout(worlds=10, top=4, turns=12),
+    ("havana", "strong"): Rollout(worlds=20, top=5, turns=12),
+    ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
+    ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
+}
 
 
-def budget(engine: Engine[Any], level: str) -> Budget:
-    """The search budget of ``level`` in ``engine``'s game."""
+def rollout_budget(engine: Engine[Any], level: str) -> Rollout:
+    """The rollout budget of ``level`` (normal or strong) in ``engine``'s game."""
     key = getattr(getattr(engine, "spec", None), "key", None)
-    return GAME_BUDGETS.get((str(key), level), BUDGETS[level])
+    return GAME_ROLLOUTS.get((str(key), level), ROLLOUTS[level])
 
 
 def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
@@ -91,9 +95,9 @@ def choose(engine: Engine[Any], state: Any, seat: int, level: str, game_seed: in
         return random_action(engine, state, seat, rng)
     if level == "easy":
         return greedy_action(engine, state, seat, rng, samples=EASY_SAMPLES)
-    return search(engine, state, seat, rng, budget(engine, level))
+    return rollout_action(engine, state, seat, rng, rollout_budget(engine, level))
 
 
-__all__ = ["BUDGETS", "DEFAULT_LEVEL", "GAME_BUDGETS", "LEVELS", "Budget", "ai_rng", "budget",
+__all__ = ["DEFAULT_LEVEL", "GAME_ROLLOUTS", "LEVELS", "ROLLOUTS", "Rollout", "ai_rng",
            "candidates", "check_level", "choose", "greedy_action", "level_rng", "random_action",
-           "search"]
+           "rollout_action", "rollout_budget"]

@@ -21,34 +21,45 @@ from .moves import candidates, determinize, share, step
 
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
 PLAYOUT_STEPS = 24  # steps played after a simultaneous move before it is scored
+TURN_PLAYOUT_STEPS = 200  # bound on a turn playout's steps (hidden picks are not turns)
 
 
-def _greedy(engine: Engine[Any], state: Any, who: int, rng: random.Random) -> Action | None:
-    """``who``'s move with the best one-step ``evaluate``."""
+def _greedy(engine: Engine[Any], state: Any, who: int, rng: random.Random,
+            seen: list[Any] | None = None) -> Action | None:
+    """``who``'s move with the best one-step ``evaluate``; with ``seen`` (the positions of
+    this turn so far), never a move back to one of them."""
     moves = candidates(engine, state, who, rng, subset_samples=3)
     best, best_value = None, -1.0
     for move in moves:
-        value = share(engine, step(engine, state, who, move), who)
+        after = step(engine, state, who, move)
+        if seen is not None and after in seen:
+            continue
+        value = share(engine, after, who)
         if value > best_value:
             best, best_value = move, value
     return best
 
 
-def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> Any:
-    """Complete the seat's own follow-up steps, each the best by one-step ``evaluate``."""
+def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                 seen: list[Any] | None = None) -> Any:
+    """Complete the seat's own follow-up steps, each the best by one-step ``evaluate``
+    (and, with ``seen``, never back to a position of this turn; ``seen`` grows)."""
     for _ in range(TURN_STEPS):
         if engine.is_over(state) or engine.active_players(state) != frozenset({seat}):
             break
-        move = _greedy(engine, state, seat, rng)
+        move = _greedy(engine, state, seat, rng, seen)
         if move is None:
             break
         state = step(engine, state, seat, move)
+        if seen is not None:
+            seen.append(state)
     return state
 
 
-def _playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
+def playout(engine: Engine[Any], state: Any, rng: random.Random,
+            steps: int = PLAYOUT_STEPS) -> Any:
     """A short playout: hidden simultaneous choices at random, the rest greedy."""
-    for _ in range(PLAYOUT_STEPS):
+    for _ in range(steps):
         active = engine.active_players(state)
         if engine.is_over(state) or not active:
             break
@@ -64,25 +75,84 @@ def _playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
     return state
 
 
-def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
-                  samples: int = 3) -> Action:
+def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+           samples: int = 3) -> list[Action]:
+    """The seat's candidate moves, best first by the lookahead above (mean ``evaluate``
+    over ``samples`` determinizations); ties keep a seeded random order."""
     moves = candidates(engine, state, seat, rng)
     if not moves:
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
     if len(moves) == 1:
-        return moves[0]
+        return moves
     simultaneous = len(engine.active_players(state)) > 1
     rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
     worlds = [determinize(engine, state, seat, Rng(rng.getrandbits(64)))
               for _ in range(samples)]
-    best, best_value = moves[0], -1.0
+    values: list[float] = []
     for move in moves:
         total = 0.0
         for world in worlds:
             after = step(engine, world, seat, move)
-            after = (_playout(engine, after, rng) if simultaneous
+            after = (playout(engine, after, rng) if simultaneous
                      else _finish_turn(engine, after, seat, rng))
             total += share(engine, after, seat)
-        if total > best_value:
-            best, best_value = move, total
-    return best
+        values.append(total)
+    order = sorted(range(len(moves)), key=lambda i: -values[i])  # stable: ties keep order
+    return [moves[i] for i in order]
+
+
+def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int,
+                 seen: list[Any] | None = None) -> Any:
+    """``turns`` decisions of the easy policy for whoever moves: each candidate move is
+    applied, the mover's own follow-up steps completed greedily, and the best completed
+    turn is kept. A hidden simultaneous pick stays random and does not count: what it does
+    shows only once the step resolves (Havana's action cards). Judging a move with its turn
+    completed matters: one step alone ("take", then "pick" a tile) often shows nothing,
+    and a one-step greedy player can stall (in Tuscany every seat drew cards forever).
+
+    No move goes back to a position already seen in the mover's turn (``seen``: those
+    before the playout, while the same seats are to move): in Minos, selecting one piece,
+    then another and back, costs nothing and keeps the position as it is, and a playout
+    that idles so never lets the other seats play."""
+    done = 0
+    trail = list(seen) if seen else [state]
+    last = engine.active_players(state)
+    for _ in range(TURN_PLAYOUT_STEPS):
+        active = engine.active_players(state)
+        if engine.is_over(state) or not active or done >= turns:
+            break
+        if active != last:
+            trail, last = [state], active
+        who = min(active)
+        moves = candidates(engine, state, who, rng, subset_samples=1 if len(active) > 1 else 3)
+        if not moves:
+            break
+        if len(active) > 1:  # a hidden pick: random, and not counted as a turn
+            state = step(engine, state, who, moves[rng.randrange(len(moves))])
+            continue
+        done += 1
+        if len(moves) == 1:
+            state = step(engine, state, who, moves[0])
+            trail.append(state)
+            continue
+        best, best_value, best_trail = None, -1.0, trail
+        for move in moves:
+            first = step(engine, state, who, move)
+            if first in trail:
+                continue
+            path = [*trail, first]
+            after = _finish_turn(engine, first, who, rng, path)
+            value = share(engine, after, who)
+            if value > best_value:
+                best, best_value, best_trail = after, value, path
+        if best is None:  # every move goes back: the first, as a stuck player would
+            best = step(engine, state, who, moves[0])
+            best_trail = [*trail, best]
+        state, trail = best, best_trail
+        last = engine.active_players(state)
+    return state
+
+
+def greedy_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                  samples: int = 3) -> Action:
+    return ranked(engine, state, seat, rng, samples)[0]

@@ -61,7 +61,7 @@ def candidates(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
 
 def mover(engine: Engine[Any], state: Any) -> int | None:
     """Who moves next in a search: the lowest awaited seat (simultaneous steps are played
-    one seat after another; the others' picks stay hidden from it, see ismcts)."""
+    one seat after another in a playout, each drawn at random)."""
     active = engine.active_players(state)
     return min(active) if active else None
 
@@ -82,7 +82,7 @@ def has_evaluate(engine: Engine[Any]) -> bool:
 
 def evaluate(engine: Engine[Any], state: Any, seat: int) -> float:
     """The engine's ``evaluate``; an engine without one is neutral (0.5) until the end, and
-    the search then plays its playouts out to the end instead (see ismcts)."""
+    the rollout then plays its playouts out to the end instead (see rollout)."""
     return engine.evaluate(state, seat) if has_evaluate(engine) else 0.5
 
 

@@ -1,5 +1,5 @@
-"""The AI's generic parts on small hand-made games: subset sampling, the information-set
-keys of simultaneous moves, and a search that finds a forced win."""
+"""The AI's generic parts on small hand-made games: subset sampling, a rollout that finds
+a forced win, with or without ``evaluate``, and the per-game budgets."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engines.ai import BUDGETS, Budget, budget, choose, search
-from engines.ai.ismcts import HIDDEN, _key
+from engines.ai import ROLLOUTS, Rollout, choose, rollout_action, rollout_budget
 from engines.ai.moves import sample_subsets
 from engines.base import Action, Outcome, Result, Spec, Subset
 
@@ -18,13 +17,6 @@ def test_subset_samples_are_bounded_distinct_and_accepted() -> None:
     moves = sample_subsets([sub], random.Random(1), per_subset=6)
     assert 1 <= len(moves) <= 6 and len(set(moves)) == len(moves)
     assert all(sub.accepts(m) for m in moves)
-
-
-def test_keys_hide_other_seats_simultaneous_moves() -> None:
-    path = [(0, Action("pick", ("a",)), True), (1, Action("pick", ("b",)), True),
-            (1, Action("play", ("b",)), False)]
-    assert _key(0, path) == (0, (0, "pick a"), (1, HIDDEN), (1, "play b"))
-    assert _key(1, path) == (1, (0, HIDDEN), (1, "pick b"), (1, "play b"))
 
 
 @dataclass(frozen=True)
@@ -81,19 +73,23 @@ class ScoredPileEngine(PileEngine):
         return 0.8 if (s.left % 3 == 0) == (s.turn != seat) else 0.2
 
 
-def test_greedy_playouts_find_the_forced_win() -> None:
+def test_rollouts_find_the_forced_win() -> None:
+    budget = Rollout(worlds=4, top=2, turns=16)
     engine: Any = ScoredPileEngine()
-    budget = Budget(iterations=40, playout=16, samples=4, greedy=True)
     for left, best in ((7, "1"), (5, "2"), (11, "2")):
-        move = search(engine, Pile(2, left, 0), 0, random.Random(3), budget)
+        move = rollout_action(engine, Pile(2, left, 0), 0, random.Random(3), budget)
         assert move == Action("take", (best,)), left
 
 
 def test_budgets_are_per_game_where_measured() -> None:
     from engines import registry
-    assert budget(registry.get("havana"), "normal").greedy
-    assert budget(registry.get("tuscany"), "strong") == BUDGETS["strong"]
-    assert budget(PileEngine(), "normal") == BUDGETS["normal"]  # type: ignore[arg-type]
+    assert rollout_budget(registry.get("havana"), "normal").turns > ROLLOUTS["normal"].turns
+    assert rollout_budget(registry.get("tuscany"), "strong") == ROLLOUTS["strong"]
+    assert rollout_budget(PileEngine(), "normal") == ROLLOUTS["normal"]  # type: ignore[arg-type]
+    for key in ("havana", "minos", "tuscany"):  # strong plays out more than normal
+        normal, strong = (rollout_budget(registry.get(key), level)
+                          for level in ("normal", "strong"))
+        assert strong.worlds * strong.top >= 2 * normal.worlds * normal.top, key
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,79 @@
+"""The ``normal`` and ``strong`` levels: a rollout of the ``easy`` policy.
+
+Policy improvement by Monte Carlo rollouts (Tesauro and Galperin 1996, "On-line policy
+improvement using Monte-Carlo search"; Bertsekas, Tsitsiklis and Wu 1997, "Rollout
+algorithms for combinatorial optimization"): the moves the base policy (``easy``) ranks
+best are each played out several times with the base policy itself for every seat, and
+the move whose playouts end best is played. Since the base policy's own move is among the
+candidates, the rollout refines its choice rather than replacing it with a search's noise;
+with exact values it can only do better than the base policy (Bertsekas' cost improvement
+property).
+
+Adapted to this project's games:
+
+* **hidden information** — each playout starts from a world sampled by the engine's
+  ``determinize``, so the seat never sees what is hidden from it;
+* **common random numbers** — every candidate is played out in the same worlds with the
+  same playout generator, so the comparison between moves is not drowned by the luck of
+  the draw (the variance of a *difference* is what decides);
+* **long games** — a playout is ``steps`` moves of the base policy (each mover's one-step
+  best; a hidden simultaneous pick at random), then ``evaluate``; an engine without
+  ``evaluate`` gets random playouts to the end instead;
+* **budget** — a fixed number of worlds, candidates and playout steps, so the move is the
+  same on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engines.base import Action, Engine
+from engines.rng import Rng
+
+from .greedy import ranked, turn_playout
+from .moves import candidates, determinize, has_evaluate, mover, share, step
+
+FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
+
+
+@dataclass(frozen=True, slots=True)
+class Rollout:
+    worlds: int  # determinizations each candidate is played out in
+    top: int  # candidates: the base policy's best ``top`` moves
+    turns: int  # base-policy decisions of a playout (turns completed) before ``evaluate``
+
+
+def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
+    for _ in range(FULL_PLAYOUT):
+        who = mover(engine, state)
+        if engine.is_over(state) or who is None:
+            break
+        moves = candidates(engine, state, who, rng, subset_samples=1)
+        if not moves:
+            break
+        state = step(engine, state, who, moves[rng.randrange(len(moves))])
+    return state
+
+
+def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                   budget: Rollout) -> Action:
+    """The best of the base policy's ``top`` moves by mean playout outcome."""
+    base = ranked(engine, state, seat, rng)
+    if len(base) == 1:
+        return base[0]
+    moves = base[:budget.top]
+    totals = [0.0] * len(moves)
+    greedy = has_evaluate(engine)
+    for _ in range(budget.worlds):
+        world = determinize(engine, state, seat, Rng(rng.getrandbits(64)))
+        seed = rng.getrandbits(64)
+        for i, move in enumerate(moves):
+            after = step(engine, world, seat, move)
+            gen = random.Random(seed)  # the same playout luck for every candidate
+            after = (turn_playout(engine, after, gen, budget.turns, [world, after]) if greedy
+                     else _random_playout(engine, after, gen))
+            totals[i] += share(engine, after, seat)
+    best = max(totals)
+    return moves[totals.index(best)]  # ties: the base policy's order
