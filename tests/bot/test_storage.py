@@ -27,8 +27,9 @@ from bot.core.storage import (
     open_repository,
 )
 from bot.core.storage.base import Outgoing, SeatClock, Vacation
+from bot.core.storage.db import Conn
 from bot.core.storage.postgres import migrations as postgres_migrations
-from bot.core.storage.sqlite import migrations
+from bot.core.storage.sqlite import SqliteDatabase, migrations
 from bot.postgres_server import PostgresServer
 from engines.base import TURN_END, Event
 from tests.bot.conftest import both_backends
@@ -146,6 +147,35 @@ async def test_a_failure_after_the_update_rolls_everything_back(repo: Repository
     info, state = await repo.load_game(game_id)
     assert (info.version, state) == (0, {"n": 0})
     assert await repo.log(game_id) == []
+
+
+async def test_a_cancelled_caller_leaves_its_transaction_whole(db_path: Path) -> None:
+    """A caller cancelled mid-transaction (a task stopped at shutdown) gets its
+    CancelledError, its transaction still runs to its end, and the next one commits: the
+    one shared connection is never left with a statement half-run."""
+    db = await SqliteDatabase.open(db_path)
+    running, go_on = asyncio.Event(), asyncio.Event()
+
+    async def two_inserts(conn: Conn) -> None:
+        await conn.execute("CREATE TABLE IF NOT EXISTS t (x INTEGER)")
+        await conn.execute("INSERT INTO t VALUES (1)")
+        running.set()
+        await go_on.wait()
+        await conn.execute("INSERT INTO t VALUES (2)")
+
+    caller = asyncio.create_task(db.write(two_inserts))
+    await running.wait()
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    go_on.set()
+
+    async def one_more(conn: Conn) -> list[int]:
+        await conn.execute("INSERT INTO t VALUES (3)")
+        return [r[0] for r in await conn.fetch("SELECT x FROM t ORDER BY x")]
+
+    assert await db.write(one_more) == [1, 2, 3]
+    await db.close()
 
 
 @both_backends

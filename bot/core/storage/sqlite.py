@@ -31,6 +31,13 @@ def migrations() -> list[tuple[int, str, str]]:
     return bundled_migrations("migrations")
 
 
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a shielded transaction's outcome as seen: its caller may be gone (cancelled),
+    and the error it would have got is its caller's, not a stray "never retrieved"."""
+    if not task.cancelled():
+        task.exception()
+
+
 def _is_busy(err: sqlite3.OperationalError) -> bool:
     text = str(err).lower()
     return "locked" in text or "busy" in text
@@ -109,6 +116,16 @@ class SqliteDatabase(Database):
 
     async def _run(self, fn: Callable[[Conn], Awaitable[T]], *, begin: str,
                    commit: bool) -> T:
+        """One transaction, run to its end (commit or rollback) even if the caller is
+        cancelled meanwhile: the caller gets its ``CancelledError``, but no statement of the
+        one shared connection is left half-run for the next transaction to trip on (a
+        cancelled delivery's next commit failed with "SQL statements in progress")."""
+        inner = asyncio.ensure_future(self._transaction(fn, begin=begin, commit=commit))
+        inner.add_done_callback(_retrieve)
+        return await asyncio.shield(inner)
+
+    async def _transaction(self, fn: Callable[[Conn], Awaitable[T]], *, begin: str,
+                           commit: bool) -> T:
         attempt = 0
         async with self._lock:
             while True:
