@@ -287,9 +287,11 @@ class Spec:
       trades, allowed "at any time"). A seat that is not awaited is offered these only;
       usually there are none, and a seat not awaited is offered nothing. Like ``back_kinds``,
       the AI levels above ``random`` never choose one while anything else is offered;
-    * ``back_kinds``: action kinds that step back out of a menu without changing the game
-      (Río's "back", Minos's "cancel"). The AI levels above ``random`` never choose one while
-      anything else is offered: a greedy player could otherwise go in and out forever.
+    * ``back_kinds``: action kinds that do not move the game on and may be repeated without
+      end: stepping back out of a menu (Río's "back", Minos's "cancel"), or rearranging
+      what may be rearranged any number of times (Tuscany's set-up "arrange"). The AI
+      levels above ``random`` never choose one while anything else is offered: a player
+      that may take them can go round forever.
     """
 
     key: str  # "havana"; also the slash-command group and the catalogue namespace

@@ -37,6 +37,9 @@ SPEC = Spec(
     seat_params=frozenset({"player"}),  # every event and label names seats "player"
     ending_kinds=frozenset({"confirm", "end"}),  # keep the region; end the turn (no marble)
     passing_kinds=frozenset({"skip"}),  # decline a castle's placement
+    # Turning and reordering the set-up parts can go on forever (a normal AI did, 400
+    # times): AI seats keep the dealt arrangement and confirm it.
+    back_kinds=frozenset({"arrange"}),
 )
 
 _SKIPS = (Action("draw"), Action("confirm"), Action("skip"), Action("end"))
