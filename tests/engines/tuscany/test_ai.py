@@ -1,0 +1,30 @@
+"""AI seats in Tuscany's set-up: turning and reordering the region parts can go on without
+end (a normal seat did it 400 times in a row, 2 seats, seed 1001), so every level above
+random keeps the dealt arrangement and confirms it (``Spec.back_kinds``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.ai import choose
+from engines.tuscany import ENGINE as E
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_ai_seats_confirm_the_dealt_arrangement(level: str) -> None:
+    s = E.new_game(2, 1001)
+    assert s.phase == "arrange"
+    for seat in sorted(E.active_players(s)):
+        assert any(a.kind == "arrange" for a in E.legal_actions(s, seat))  # it could turn
+        assert choose(E, s, seat, level, 1001, 0).kind == "confirm"
+
+
+def test_the_seed_1001_game_of_the_loop_ends() -> None:
+    s, moves = E.new_game(2, 1001), 0
+    levels = ("easy", "normal")  # seed % 2 == 1: the normal seat is seat 1, as in the bench
+    while not E.is_over(s):
+        assert moves < 1000, "the game went round"
+        seat = min(E.active_players(s))
+        s = E.apply(s, seat, choose(E, s, seat, levels[seat], 1001, moves)).state
+        moves += 1
+    assert E.result(s) is not None
