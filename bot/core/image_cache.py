@@ -13,6 +13,8 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 
+from bot.core.futures import mark_seen
+
 DEFAULT_MAX_BYTES = 48 * 2 ** 20  # ~700 boards of ~70 kB
 ENTRY_OVERHEAD = 200  # bytes counted per entry besides the image (key, bookkeeping)
 
@@ -53,7 +55,7 @@ class ImageCache:
         if pending is None:
             self.draws += 1
             pending = asyncio.ensure_future(self._draw(key, draw))
-            pending.add_done_callback(_retrieve)  # no "exception never retrieved" if all left
+            pending.add_done_callback(mark_seen)  # no "exception never retrieved" if all left
             self._drawing[key] = pending
         else:
             self.hits += 1
@@ -82,6 +84,3 @@ class ImageCache:
         self.size = 0
 
 
-def _retrieve(future: asyncio.Future[bytes]) -> None:
-    if not future.cancelled():
-        future.exception()

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.core.futures import mark_seen
 from bot.core.storage.db import Conn, Database, bundled_migrations
 from bot.core.storage.repository import SqlRepository
 
@@ -29,13 +30,6 @@ T = TypeVar("T")
 def migrations() -> list[tuple[int, str, str]]:
     """(number, file name, SQL) of every SQLite migration, in order."""
     return bundled_migrations("migrations")
-
-
-def _retrieve(task: asyncio.Future[Any]) -> None:
-    """Mark a shielded transaction's outcome as seen: its caller may be gone (cancelled),
-    and the error it would have got is its caller's, not a stray "never retrieved"."""
-    if not task.cancelled():
-        task.exception()
 
 
 def _is_busy(err: sqlite3.OperationalError) -> bool:
@@ -121,7 +115,7 @@ class SqliteDatabase(Database):
         one shared connection is left half-run for the next transaction to trip on (a
         cancelled delivery's next commit failed with "SQL statements in progress")."""
         inner = asyncio.ensure_future(self._transaction(fn, begin=begin, commit=commit))
-        inner.add_done_callback(_retrieve)
+        inner.add_done_callback(mark_seen)
         return await asyncio.shield(inner)
 
     async def _transaction(self, fn: Callable[[Conn], Awaitable[T]], *, begin: str,
