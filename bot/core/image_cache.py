@@ -82,5 +82,3 @@ class ImageCache:
     def clear(self) -> None:
         self._entries.clear()
         self.size = 0
-
-
