@@ -115,7 +115,26 @@ def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                 break
         values.append(total)
     order = sorted(range(len(moves)), key=lambda i: -values[i])  # stable: ties keep order
-    return [moves[i] for i in order]
+    # A move the seat could undo next (select a piece, then another) that gains nothing
+    # goes last: a greedy player otherwise idles for ever rather than take a turn's
+    # bitter end (an easy Minos seat toggled two pieces 4,000 times rather than end a turn
+    # that ended the game lost).
+    now = sum(share(engine, world, seat) for world in worlds)
+    idle = 0
+    while (idle < len(order) - 1 and values[order[idle]] <= now + 1e-9
+           and reversible(engine, worlds[0], seat, moves[order[idle]])):
+        idle += 1
+    return [moves[i] for i in order[idle:] + order[:idle]]
+
+
+def reversible(engine: Engine[Any], state: Any, seat: int, move: Action) -> bool:
+    """Whether ``seat`` can undo ``move`` with its next move (select a piece and another,
+    open a menu and leave it): such a move makes no progress by itself."""
+    after = step(engine, state, seat, move)
+    if engine.is_over(after) or engine.active_players(after) != frozenset({seat}):
+        return False
+    return any(step(engine, after, seat, back) == state
+               for back in engine.legal_actions(after, seat))
 
 
 def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int,
