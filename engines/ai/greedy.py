@@ -138,7 +138,7 @@ def reversible(engine: Engine[Any], state: Any, seat: int, move: Action) -> bool
 
 
 def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int,
-                 seen: list[Any] | None = None) -> Any:
+                 seen: list[Any] | None = None, seat: int | None = None) -> Any:
     """``turns`` decisions of the easy policy for whoever moves: each candidate move is
     applied, the mover's own follow-up steps completed greedily, and the best completed
     turn is kept. A hidden simultaneous pick stays random and does not count: what it does
@@ -149,13 +149,22 @@ def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int
     No move goes back to a position already seen in the mover's turn (``seen``: those
     before the playout, while the same seats are to move): in Minos, selecting one piece,
     then another and back, costs nothing and keeps the position as it is, and a playout
-    that idles so never lets the other seats play."""
+    that idles so never lets the other seats play.
+
+    With ``seat``, the playout goes on past ``turns`` until ``seat`` is to move again, so
+    that every line is judged at the same point of the seat's rhythm (the odd-even effect
+    of a fixed search depth): counted in decisions alone, a move that ends the seat's turn
+    at once ("done") reached one more of its own turns within the horizon than a move
+    that uses it, and won every comparison on Río for it. It waits ``turns`` more
+    decisions at most (a combat that ends the seat's part of a phase made a Río move
+    cost 5 s of CPU, waiting for the next phase)."""
     done = 0
     trail = list(seen) if seen else [state]
     last = engine.active_players(state)
     for _ in range(TURN_PLAYOUT_STEPS):
         active = engine.active_players(state)
-        if engine.is_over(state) or not active or done >= turns:
+        if engine.is_over(state) or not active or (
+                done >= turns and (seat is None or seat in active or done >= 2 * turns)):
             break
         if active != last:
             trail, last = [state], active

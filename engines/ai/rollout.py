@@ -32,7 +32,7 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .greedy import ranked, turn_playout
+from .greedy import only_generators_differ, ranked, turn_playout
 from .moves import candidates, determinize, has_evaluate, mover, share, step
 
 FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
@@ -66,14 +66,21 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     moves = base[:budget.top]
     totals = [0.0] * len(moves)
     greedy = has_evaluate(engine)
-    for _ in range(budget.worlds):
-        world = determinize(engine, state, seat, Rng(rng.getrandbits(64)))
-        seed = rng.getrandbits(64)
-        for i, move in enumerate(moves):
+    worlds = [(determinize(engine, state, seat, Rng(rng.getrandbits(64))), rng.getrandbits(64))
+              for _ in range(budget.worlds)]
+    # Where the worlds differ only in the dice to come (Río, Minos), a line that throws
+    # none ends the same in every world: played once, with one playout generator.
+    dice_only = greedy and only_generators_differ([world for world, _ in worlds])
+    for i, move in enumerate(moves):
+        for k, (world, seed) in enumerate(worlds):
             after = step(engine, world, seat, move)
-            gen = random.Random(seed)  # the same playout luck for every candidate
-            after = (turn_playout(engine, after, gen, budget.turns, [world, after]) if greedy
-                     else _random_playout(engine, after, gen))
-            totals[i] += share(engine, after, seat)
+            gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
+            after = (turn_playout(engine, after, gen, budget.turns, [world, after], seat)
+                     if greedy else _random_playout(engine, after, gen))
+            value = share(engine, after, seat)
+            if dice_only and getattr(after, "rng") == getattr(world, "rng"):  # noqa: B009
+                totals[i] += value * (len(worlds) - k)  # no die thrown: every world alike
+                break
+            totals[i] += value
     best = max(totals)
     return moves[totals.index(best)]  # ties: the base policy's order

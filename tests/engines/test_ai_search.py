@@ -143,3 +143,40 @@ def test_a_back_move_alone_is_still_played() -> None:
     engine: Any = OnlyBack()
     assert forward(engine, Menu(2, 3, 0, opened=True), 0) == [Action("back")]
     assert choose(engine, Menu(2, 3, 0, opened=True), 0, "easy", 1, 0) == Action("back")
+
+
+def test_every_playout_line_ends_with_the_seat_to_move() -> None:
+    """Lines are judged at one point of the seat's rhythm: counted in decisions alone, a
+    move that ends the seat's turn at once reaches one more of its own turns within the
+    horizon than a move that uses it (on Río, "done" won every comparison so)."""
+    from engines.ai.greedy import turn_playout
+
+    engine: Any = ScoredPileEngine()
+    after = Pile(2, 30, 1)  # seat 0 has moved: seat 1 is to move
+    for turns in (1, 2, 3):
+        assert turn_playout(engine, after, random.Random(1), turns, seat=0).turn == 0
+        assert turn_playout(engine, after, random.Random(1), turns).turn == (1 + turns) % 2
+
+
+class CountingPileEngine(ScoredPileEngine):
+    """Counts the moves applied: nothing is hidden but the generator, and nothing draws."""
+
+    def __init__(self) -> None:
+        self.applied = 0
+
+    def apply(self, s: Pile, seat: int, action: Action) -> Outcome[Pile]:
+        self.applied += 1
+        return super().apply(s, seat, action)
+
+
+def test_a_line_that_draws_nothing_is_played_out_once() -> None:
+    """Where the worlds differ only in the dice to come (Río, Minos), a line that throws no
+    die ends the same in every world: more worlds cost nothing there."""
+    counts = []
+    for worlds in (1, 8):
+        engine: Any = CountingPileEngine()
+        move = rollout_action(engine, Pile(2, 11, 0), 0, random.Random(3),
+                              Rollout(worlds=worlds, top=2, turns=4))
+        assert move == Action("take", ("2",))
+        counts.append(engine.applied)
+    assert counts[0] == counts[1]
