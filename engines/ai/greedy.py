@@ -115,26 +115,30 @@ def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                 break
         values.append(total)
     order = sorted(range(len(moves)), key=lambda i: -values[i])  # stable: ties keep order
-    # A move the seat could undo next (select a piece, then another) that gains nothing
-    # goes last: a greedy player otherwise idles for ever rather than take a turn's
-    # bitter end (an easy Minos seat toggled two pieces 4,000 times rather than end a turn
-    # that ended the game lost).
+    # A move the seat could undo next (select a piece, then another) that gains nothing is
+    # dropped unless nothing else is offered: a greedy player otherwise idles for ever
+    # rather than take a turn's bitter end (an easy Minos seat toggled two pieces 4,000
+    # times rather than end a lost last turn), and so does a rollout given it as a
+    # candidate (normal toggled three pieces, seed 1001).
     now = sum(share(engine, world, seat) for world in worlds)
-    idle = 0
-    while (idle < len(order) - 1 and values[order[idle]] <= now + 1e-9
-           and reversible(engine, worlds[0], seat, moves[order[idle]])):
-        idle += 1
-    return [moves[i] for i in order[idle:] + order[:idle]]
+    idle = {i for i in order if values[i] <= now + 1e-9
+            and reversible(engine, worlds[0], seat, moves[i])}
+    if len(idle) < len(order):
+        order = [i for i in order if i not in idle]
+    return [moves[i] for i in order]
 
 
 def reversible(engine: Engine[Any], state: Any, seat: int, move: Action) -> bool:
-    """Whether ``seat`` can undo ``move`` with its next move (select a piece and another,
-    open a menu and leave it): such a move makes no progress by itself."""
+    """Whether ``seat`` can undo ``move`` with a next move of its own other than a menu's
+    Back (``Spec.back_kinds``, which the AI does not take): selecting one piece, then
+    another. Such a move makes no progress by itself and, unlike opening a menu (left only
+    by Back, so the seat goes on inside it), can be undone for ever."""
     after = step(engine, state, seat, move)
     if engine.is_over(after) or engine.active_players(after) != frozenset({seat}):
         return False
-    return any(step(engine, after, seat, back) == state
-               for back in engine.legal_actions(after, seat))
+    back_kinds = engine.spec.back_kinds
+    return any(step(engine, after, seat, undo) == state
+               for undo in engine.legal_actions(after, seat) if undo.kind not in back_kinds)
 
 
 def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int,

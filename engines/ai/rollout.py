@@ -32,7 +32,7 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .greedy import only_generators_differ, ranked, turn_playout
+from .greedy import only_generators_differ, ranked, reversible, turn_playout
 from .moves import candidates, determinize, has_evaluate, mover, share, step
 
 FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
@@ -43,6 +43,7 @@ class Rollout:
     worlds: int  # determinizations each candidate is played out in
     top: int  # candidates: the base policy's best ``top`` moves
     turns: int  # base-policy decisions of a playout (turns completed) before ``evaluate``
+    wait: bool = True  # go on until the seat is to move again (``greedy.turn_playout``)
 
 
 def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
@@ -63,11 +64,17 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     base = ranked(engine, state, seat, rng)
     if len(base) == 1:
         return base[0]
-    moves = base[:budget.top]
-    totals = [0.0] * len(moves)
-    greedy = has_evaluate(engine)
     worlds = [(determinize(engine, state, seat, Rng(rng.getrandbits(64))), rng.getrandbits(64))
               for _ in range(budget.worlds)]
+    # A move the seat could undo next (selecting a piece) is tried only where easy would
+    # play it: given such moves as candidates, normal selected one Minos piece, then
+    # another, for ever (three pieces, seed 1001), each time finding a plan that began
+    # with another selection.
+    moves = [move for i, move in enumerate(base[:budget.top])
+             if i == 0 or not reversible(engine, worlds[0][0], seat, move)]
+    totals = [0.0] * len(moves)
+    greedy = has_evaluate(engine)
+    wait = seat if budget.wait else None
     # Where the worlds differ only in the dice to come (Río, Minos), a line that throws
     # none ends the same in every world: played once, with one playout generator.
     dice_only = greedy and only_generators_differ([world for world, _ in worlds])
@@ -75,7 +82,7 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
         for k, (world, seed) in enumerate(worlds):
             after = step(engine, world, seat, move)
             gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
-            after = (turn_playout(engine, after, gen, budget.turns, [world, after], seat)
+            after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait)
                      if greedy else _random_playout(engine, after, gen))
             value = share(engine, after, seat)
             if dice_only and getattr(after, "rng") == getattr(world, "rng"):  # noqa: B009

@@ -180,3 +180,54 @@ def test_a_line_that_draws_nothing_is_played_out_once() -> None:
         assert move == Action("take", ("2",))
         counts.append(engine.applied)
     assert counts[0] == counts[1]
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """One seat's last turn: it may select any of its three pieces, as often as it likes,
+    or end the turn, which ends the game lost (Minos's last round, seeds 1000 and 1001)."""
+
+    num_players: int = 2
+    selected: int = 0
+    over: bool = False
+    rng: int = 0
+
+
+class PiecesEngine:
+    spec = Spec(key="pieces", min_players=2, max_players=2)
+
+    def active_players(self, s: Pieces) -> frozenset[int]:
+        return frozenset() if s.over else frozenset({0})
+
+    def legal_actions(self, s: Pieces, seat: int) -> list[Action]:
+        return [*(Action("piece", (str(p),)) for p in range(3) if p != s.selected),
+                Action("end")]
+
+    def apply(self, s: Pieces, seat: int, action: Action) -> Outcome[Pieces]:
+        if action.kind == "end":
+            return Outcome(replace(s, over=True))
+        return Outcome(replace(s, selected=int(action.args[0])))
+
+    def is_over(self, s: Pieces) -> bool:
+        return s.over
+
+    def result(self, s: Pieces) -> Result | None:
+        return Result({0: 0, 1: 1}, [[1], [0]]) if s.over else None
+
+    def evaluate(self, s: Pieces, seat: int) -> float:
+        return 0.4 if seat == 0 else 0.6
+
+
+def test_no_level_idles_rather_than_end_a_lost_turn() -> None:
+    """Selecting a piece, then another, keeps the position as good as it is; ending the
+    turn loses. Easy toggled two pieces, and a rollout given the toggles as candidates
+    toggled three, for ever: a move the seat could undo next and that gains nothing is not
+    played while anything else is offered."""
+    from engines.ai.greedy import reversible
+
+    engine: Any = PiecesEngine()
+    assert reversible(engine, Pieces(), 0, Action("piece", ("1",)))
+    assert not reversible(engine, Pieces(), 0, Action("end"))
+    for level in ("easy", "normal", "strong"):
+        for seed in range(3):
+            assert choose(engine, Pieces(), 0, level, seed, 0) == Action("end"), level
