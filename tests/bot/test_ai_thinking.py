@@ -99,3 +99,35 @@ async def test_shutdown_interrupts_a_pending_search() -> None:
     assert all(isinstance(r, asyncio.CancelledError) for r in done)
     with pytest.raises(asyncio.CancelledError):
         await thinker.choose(engine, "havana", state, 0, "normal", 4, 0)
+
+
+async def test_an_ai_going_round_in_its_turn_is_made_to_move_on(
+        repo: SqliteRepository, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level that found idling as good as anything would play for ever: after
+    MAX_AI_TURN_MOVES moves in one turn, the seat plays the rules' skip (Tuscany's set-up:
+    confirm the arrangement) or, where there is none, a random offered move."""
+    from bot.core.service import moves
+
+    monkeypatch.setattr(moves, "MAX_AI_TURN_MOVES", 5)
+    service = GameService(repo, clock=clock, render=FakeRender())
+    try:
+        game = await service.create(guild_id=1, channel_id=1, game_key="tuscany",
+                                    creator_id=ANN, creator_name="Ann", seats=2)
+        await service.add_ai(game.id, ANN, "normal")
+        await service.start(game.id, ANN)
+
+        async def going_round(game: object, engine: object, state: object, seat: int,
+                              level: str) -> object:
+            return next(a for a in engine.legal_actions(state, seat)  # type: ignore[attr-defined]
+                        if a.kind == "arrange")
+
+        monkeypatch.setattr(service, "think", going_round)
+        played = []
+        async for result in service.ai_moves(game.id):
+            played.append(result)
+            assert len(played) <= 20, "the AI seat went on going round"
+        _game, engine, state = await service.load(game.id)
+        assert len(played) == 6  # five turns of the parts, then the skip
+        assert 1 not in engine.active_players(state)  # the AI seat has confirmed
+    finally:
+        service.thinker.close()

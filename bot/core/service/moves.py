@@ -17,11 +17,15 @@ from bot.core.service.base import ServiceBase, logged
 from bot.core.service.outbox import turn_message
 from bot.core.shards import ALL, Shards
 from bot.core.storage.base import LogRow, VersionConflict
-from engines.base import TURN_END, Action, Engine, Event, NotYourTurn
+from engines.ai import level_rng, random_action
+from engines.base import TURN_END, Action, Engine, Event, NotYourTurn, offered
 
 log = logging.getLogger(__name__)
 
 MAX_PANEL_AGE = 64  # entries after which a panel is out of date whoever moved
+# An AI seat's moves in one turn before it is made to move on (a real turn is a few dozen
+# steps; a level that finds idling as good as anything could go round for ever).
+MAX_AI_TURN_MOVES = 300
 
 
 def _turn_events(rows: Sequence[LogRow], upto_seq: int) -> list[Event]:
@@ -104,6 +108,7 @@ class Moves(ServiceBase):
         game ends. The AI thinks without holding the game's lock (players' requests are
         answered meanwhile); its move is applied, through the same durable path as
         :meth:`act`, only if the game has not moved on since."""
+        streak, last = 0, None  # moves of one AI seat since its turn began
         while True:
             game, engine, state = await self.load(game_id)
             ai = [s for s in self._awaited(game, engine, state) if s.is_ai]
@@ -115,7 +120,12 @@ class Moves(ServiceBase):
                 return
             await asyncio.sleep(self.ai_delay)
             seat = ai[0]
-            move = await self.think(game, engine, state, seat.seat, seat.level)
+            if seat.seat == last and streak >= MAX_AI_TURN_MOVES:
+                log.warning("game %d: AI seat %d made %d moves in one turn: moving on",
+                            game.id, seat.seat, streak)
+                move = move_on(engine, state, seat.seat, game.seed, game.version)
+            else:
+                move = await self.think(game, engine, state, seat.seat, seat.level)
             async with self._locks[game_id]:
                 current, engine, state = await self.load(game_id)
                 if current.version != game.version or not any(
@@ -126,6 +136,8 @@ class Moves(ServiceBase):
                     result = await self._apply(current, engine, state, seat.seat, move)
                 except errors.StaleVersion:
                     continue  # saved meanwhile by a writer outside this lock: think again
+            streak = streak + 1 if seat.seat == last and not result.turn_completed else 1
+            last = None if result.turn_completed else seat.seat
             yield result
 
     async def games_awaiting_ai(self, shards: Shards = ALL) -> list[int]:
@@ -197,3 +209,12 @@ class Moves(ServiceBase):
             await self.ratings.rate_game(game.id)
         except Exception:
             log.exception("game %d: rating failed", game.id)
+
+
+def move_on(engine: Engine[Any], state: Any, seat: int, seed: int, version: int) -> Action:
+    """The move of an AI seat that has gone round in its turn: the rules' skip where they
+    offer one (ending the turn), else a random offered move, which leaves any circle."""
+    skip = engine.skip_action(state, seat)
+    if isinstance(skip, Action) and offered(engine, state, seat, skip):
+        return skip
+    return random_action(engine, state, seat, level_rng("random", seed, seat, version))
