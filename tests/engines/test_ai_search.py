@@ -220,9 +220,9 @@ class PiecesEngine:
 
 def test_no_level_idles_rather_than_end_a_lost_turn() -> None:
     """Selecting a piece, then another, keeps the position as good as it is; ending the
-    turn loses. Easy toggled two pieces, and a rollout given the toggles as candidates
-    toggled three, for ever: a move the seat could undo next and that gains nothing is not
-    played while anything else is offered."""
+    turn loses. Without the idle rule every level toggles the pieces for ever (as an easy
+    Minos seat did): a move the seat could undo next and that gains nothing is not played
+    while anything else is offered."""
     from engines.ai.greedy import reversible
 
     engine: Any = PiecesEngine()
