@@ -159,7 +159,7 @@ def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int
     that every line is judged at the same point of the seat's rhythm (the odd-even effect
     of a fixed search depth): counted in decisions alone, a move that ends the seat's turn
     at once ("done") reached one more of its own turns within the horizon than a move
-    that uses it, and won every comparison on Río for it. It waits ``turns`` more
+    that uses it, and won the Río comparisons inspected for it. It waits ``turns`` more
     decisions at most (a combat that ends the seat's part of a phase made a Río move
     cost 5 s of CPU, waiting for the next phase)."""
     done = 0
