@@ -48,8 +48,8 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
     ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
     # Río hides only dice: fewer worlds lose little. The defaults took 1.9 s a normal move
-    # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game. On 52 states of rounds 6-18
-    # (2 seats) these take p95 0.50 s (normal) and 1.32 s (strong).
+    # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game. Measured with these in
+    # docs/bench_ai.jsonl: normal p95 0.75 s (but up to 7.4 s at 5 seats), strong 1.04 s.
     ("rio", "normal"): Rollout(worlds=3, top=3, turns=2),
     ("rio", "strong"): Rollout(worlds=3, top=4, turns=3),
 }

@@ -88,6 +88,12 @@ def only_generators_differ(worlds: list[Any]) -> bool:
     return all(dataclasses.replace(w, rng=0) == bare for w in worlds[1:])
 
 
+def threw_nothing(world: Any, after: Any) -> bool:
+    """Whether the line from ``world`` to ``after`` left the generator untouched: where the
+    worlds differ only in it (:func:`only_generators_differ`), it ends alike in all."""
+    return bool(getattr(world, "rng") == getattr(after, "rng"))  # noqa: B009
+
+
 def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
            samples: int = 3) -> list[Action]:
     """The seat's candidate moves, best first by the lookahead above (mean ``evaluate``
@@ -110,7 +116,7 @@ def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
             after = (playout(engine, after, rng) if simultaneous
                      else _finish_turn(engine, after, seat, rng))
             total += share(engine, after, seat)
-            if dice_only and getattr(after, "rng") == getattr(world, "rng"):  # noqa: B009
+            if dice_only and threw_nothing(world, after):
                 total *= len(worlds)  # nothing drawn: every world would end the same
                 break
         values.append(total)

@@ -32,7 +32,7 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .greedy import only_generators_differ, ranked, reversible, turn_playout
+from .greedy import only_generators_differ, ranked, reversible, threw_nothing, turn_playout
 from .moves import candidates, determinize, has_evaluate, mover, share, step
 
 FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
@@ -72,6 +72,8 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     # with another selection.
     moves = [move for i, move in enumerate(base[:budget.top])
              if i == 0 or not reversible(engine, worlds[0][0], seat, move)]
+    if len(moves) == 1:
+        return moves[0]
     totals = [0.0] * len(moves)
     greedy = has_evaluate(engine)
     wait = seat if budget.wait else None
@@ -85,7 +87,7 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
             after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait)
                      if greedy else _random_playout(engine, after, gen))
             value = share(engine, after, seat)
-            if dice_only and getattr(after, "rng") == getattr(world, "rng"):  # noqa: B009
+            if dice_only and threw_nothing(world, after):
                 totals[i] += value * (len(worlds) - k)  # no die thrown: every world alike
                 break
             totals[i] += value
