@@ -4,6 +4,10 @@ subset decision (a subset of n options has up to 2ⁿ members: never list them a
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Action, Engine, Subset
@@ -94,9 +98,33 @@ def determinize(engine: Engine[Any], state: Any, seat: int, rng: Rng) -> Any:
     return method(state, seat, rng) if method is not None else reseed(state, rng)
 
 
+@dataclass
+class Work:
+    """Moves applied by a search so far: its cost, counted the same on any machine."""
+    steps: int = 0
+
+
+_WORK: ContextVar[Work | None] = ContextVar("ai_work", default=None)
+
+
+@contextmanager
+def counting() -> Iterator[Work]:
+    """Count every :func:`step` made inside the block (a search's budget is counted in
+    moves applied, not in seconds, so the move it chooses is the same under any load)."""
+    work = Work()
+    token = _WORK.set(work)
+    try:
+        yield work
+    finally:
+        _WORK.reset(token)
+
+
 def step(engine: Engine[Any], state: Any, seat: int, action: Action) -> Any:
     """Apply an offered move on the fast path (``apply`` where an engine written before
     contract v2 has no ``apply_unchecked``)."""
+    work = _WORK.get()
+    if work is not None:
+        work.steps += 1
     fast = getattr(engine, "apply_unchecked", None)
     return fast(state, seat, action) if fast is not None else engine.apply(state, seat,
                                                                            action).state

@@ -19,8 +19,8 @@ Adapted to this project's games:
 * **long games** — a playout is ``steps`` moves of the base policy (each mover's one-step
   best; a hidden simultaneous pick at random), then ``evaluate``; an engine without
   ``evaluate`` gets random playouts to the end instead;
-* **budget** — a fixed number of worlds, candidates and playout steps, so the move is the
-  same on any machine.
+* **budget** — a fixed number of worlds, candidates and playout steps, and a cap on the
+  moves applied (no world begun past it), so the move is the same on any machine.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from engines.base import Action, Engine
 from engines.rng import Rng
 
 from .greedy import only_generators_differ, ranked, reversible, threw_nothing, turn_playout
-from .moves import candidates, determinize, has_evaluate, mover, share, step
+from .moves import candidates, counting, determinize, has_evaluate, mover, share, step
 
 FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
 
@@ -44,6 +44,9 @@ class Rollout:
     top: int  # candidates: the base policy's best ``top`` moves
     turns: int  # base-policy decisions of a playout (turns completed) before ``evaluate``
     wait: bool = True  # go on until the seat is to move again (``greedy.turn_playout``)
+    # No world begun once the search has applied this many moves (``moves.counting``):
+    # caps the cost of a move where the playouts are long, the same on any machine.
+    steps: int | None = None
 
 
 def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
@@ -74,22 +77,31 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
              if i == 0 or not reversible(engine, worlds[0][0], seat, move)]
     if len(moves) == 1:
         return moves[0]
-    totals = [0.0] * len(moves)
     greedy = has_evaluate(engine)
     wait = seat if budget.wait else None
     # Where the worlds differ only in the dice to come (Río, Minos), a line that throws
     # none ends the same in every world: played once, with one playout generator.
     dice_only = greedy and only_generators_differ([world for world, _ in worlds])
-    for i, move in enumerate(moves):
-        for k, (world, seed) in enumerate(worlds):
-            after = step(engine, world, seat, move)
-            gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
-            after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait)
-                     if greedy else _random_playout(engine, after, gen))
-            value = share(engine, after, seat)
-            if dice_only and threw_nothing(world, after):
-                totals[i] += value * (len(worlds) - k)  # no die thrown: every world alike
+    totals = [0.0] * len(moves)
+    settled = [False] * len(moves)  # ended alike in every world: its total is final
+    with counting() as work:
+        for k, (world, seed) in enumerate(worlds):  # world by world: a cut is fair to all
+            if budget.steps is not None and k > 0 and work.steps >= budget.steps:
+                totals = [t if settled[i] else t * len(worlds) / k
+                          for i, t in enumerate(totals)]
                 break
-            totals[i] += value
+            for i, move in enumerate(moves):
+                if settled[i]:
+                    continue
+                after = step(engine, world, seat, move)
+                gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
+                after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait)
+                         if greedy else _random_playout(engine, after, gen))
+                value = share(engine, after, seat)
+                if dice_only and threw_nothing(world, after):
+                    totals[i] += value * (len(worlds) - k)  # no die thrown: every world alike
+                    settled[i] = True
+                else:
+                    totals[i] += value
     best = max(totals)
     return moves[totals.index(best)]  # ties: the base policy's order

@@ -182,6 +182,28 @@ def test_a_line_that_draws_nothing_is_played_out_once() -> None:
     assert counts[0] == counts[1]
 
 
+class DrawingPileEngine(CountingPileEngine):
+    """Every move draws from the generator: each world's lines differ."""
+
+    def apply(self, s: Pile, seat: int, action: Action) -> Outcome[Pile]:
+        after = super().apply(s, seat, action).state
+        return Outcome(replace(after, rng=after.rng + 1))
+
+
+def test_the_move_cap_ends_the_search_after_a_whole_world() -> None:
+    """``Rollout.steps`` caps a move's cost in moves applied: once reached, no new world
+    is begun, and every candidate has been played out in the same worlds."""
+    applied = {}
+    for worlds, steps in ((1, None), (8, None), (8, 1), (8, 10**6)):
+        engine: Any = DrawingPileEngine()
+        move = rollout_action(engine, Pile(2, 11, 0), 0, random.Random(3),
+                              Rollout(worlds=worlds, top=2, turns=4, steps=steps))
+        assert move == Action("take", ("2",))
+        applied[worlds, steps] = engine.applied
+    assert applied[1, None] < applied[8, None] == applied[8, 10**6]
+    assert applied[8, 1] == applied[1, None]  # the first world, then the cap
+
+
 @dataclass(frozen=True)
 class Pieces:
     """One seat's last turn: it may select any of its three pieces, as often as it likes,
