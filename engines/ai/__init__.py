@@ -43,15 +43,19 @@ ROLLOUTS: dict[str, Rollout] = {
 GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     # Havana's lines are cut after their 12 decisions: waiting for the seat to move again
     # won 5 of 8 two-seat games against easy where the cut won 7 of 8 (seeds 1000-1007).
-    ("havana", "normal"): Rollout(worlds=10, top=4, turns=12, wait=False),
-    ("havana", "strong"): Rollout(worlds=20, top=5, turns=12, wait=False),
+    # 16 worlds capped at 12,000 moves applied won 8 of 12 four-seat games against easy
+    # where 10 worlds uncapped won 5 of 12 (seeds 1000-1011), at p95 ~1 s a move: the cap
+    # is 9,000 (a step costs ~0.08 ms).
+    ("havana", "normal"): Rollout(worlds=16, top=4, turns=12, wait=False, steps=9_000),
+    ("havana", "strong"): Rollout(worlds=40, top=5, turns=12, wait=False, steps=27_000),
     ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
     ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
-    # Río hides only dice: fewer worlds lose little. The defaults took 1.9 s a normal move
-    # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game. Measured with these in
-    # docs/bench_ai.jsonl: normal p95 0.75 s (but up to 7.4 s at 5 seats), strong 1.04 s.
-    ("rio", "normal"): Rollout(worlds=3, top=3, turns=2),
-    ("rio", "strong"): Rollout(worlds=3, top=4, turns=3),
+    # Río hides only dice: few worlds lose little, and a step costs ~0.2 ms, three times
+    # Havana's. Its workers pay off a phase or more after they are placed: 4-turn playouts
+    # (2 worlds, 2 moves) won 4 of 5 two-seat games against easy where 2-turn ones (3 x 3)
+    # won 4 of 8; between moves their evaluation differed by 0.1-0.2 VP.
+    ("rio", "normal"): Rollout(worlds=2, top=2, turns=4, steps=2_500),
+    ("rio", "strong"): Rollout(worlds=4, top=3, turns=4, steps=8_000),
 }
 
 
