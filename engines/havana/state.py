@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import InvalidState
+from engines.validators import StateValidator
 
 from .data import BAG_START, BUILDINGS, CARD_IDS, CARD_ORDER, TOTAL_CUBES, TOTAL_WORKERS
 
@@ -120,105 +120,81 @@ def to_dict(state: State) -> dict[str, Any]:
     return data
 
 
-def _fail(message: str) -> InvalidState:
-    return InvalidState(f"Invalid Havana state: {message}", key="error.invalid_state",
-                        detail=message)
-
-
-def _int(value: Any, what: str, lo: int = 0, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"{what} must be an integer")
-    if value < lo or (hi is not None and value > hi):
-        raise _fail(f"{what}={value} out of range")
-    return value
+_json = StateValidator("Havana")
 
 
 def _ints(value: Any, what: str, n: int | None = None) -> list[int]:
-    if not isinstance(value, list) or (n is not None and len(value) != n):
-        raise _fail(f"{what} must be a list" + (f" of {n}" if n else ""))
-    return [_int(v, f"{what} item") for v in value]
+    return [_json.integer(v, f"{what} item") for v in _json.array(value, what, n)]
 
 
 def _cards(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(c, str) and c in CARD_ORDER
                                               for c in value):
-        raise _fail(f"{what} must be a list of card ids")
+        raise _json.fail(f"{what} must be a list of card ids")
     return list(value)
 
 
-def _opt(value: Any, allowed: tuple[str, ...] | None, what: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or (allowed is not None and value not in allowed):
-        raise _fail(f"bad {what} {value!r}")
-    return value
-
-
 _FIELDS = frozenset({"game", "version", "rows", "pile", "players", *_STATE_SCALARS})
-
-
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(f"{what} must be true or false")
-    return value
 
 
 def from_dict(data: Mapping[str, Any]) -> State:
     """Rebuild a state: exactly the fields ``to_dict`` writes, each of its type, and every
     count the rules conserve (the engine then checks the awaited decisions can go on)."""
     if not isinstance(data, Mapping) or data.get("game") != "havana":
-        raise _fail("not a Havana state")
+        raise _json.fail("not a Havana state")
     if set(data) != _FIELDS or data["version"] != 1:
-        raise _fail("fields or version")
+        raise _json.fail("fields or version")
     return _build(data)
 
 
 def _player(raw: Mapping[str, Any], i: int) -> Player:
     if not isinstance(raw, Mapping) or set(raw) != set(_PLAYER_FIELDS):
-        raise _fail(f"player {i} fields")
+        raise _json.fail(f"player {i} fields")
     if not isinstance(raw["buildings"], list) or not all(
             isinstance(b, int) and b in BUILDINGS for b in raw["buildings"]):
-        raise _fail(f"player {i} buildings")
+        raise _json.fail(f"player {i} buildings")
     p = Player(_cards(raw["hand"], "hand"), _cards(raw["discard"], "discard"),
                _cards(raw["face_up"], "face_up"), _cards(raw["used"], "used"),
-               _cards(raw["picks"], "picks"), _opt(raw["cover"], CARD_IDS, "cover"),
-               _int(raw["pesos"], "pesos"), _int(raw["workers"], "workers"),
+               _cards(raw["picks"], "picks"), _json.opt_string(raw["cover"], "cover", CARD_IDS),
+               _json.integer(raw["pesos"], "pesos"), _json.integer(raw["workers"], "workers"),
                _ints(raw["materials"], "materials", 5), _ints(raw["buildings"], "buildings"))
     own = p.hand + p.discard + p.face_up
     if sorted(own) != sorted(CARD_IDS) or len(set(own)) != 13:
-        raise _fail(f"player {i} does not hold exactly the 13 cards")
+        raise _json.fail(f"player {i} does not hold exactly the 13 cards")
     if not set(p.picks) <= set(p.hand) or len(set(p.picks)) != len(p.picks):
-        raise _fail(f"player {i} picked cards not in hand")
+        raise _json.fail(f"player {i} picked cards not in hand")
     if not set(p.used) <= set(p.face_up) or len(p.face_up) not in (0, 2):
-        raise _fail(f"player {i} face-up cards")
+        raise _json.fail(f"player {i} face-up cards")
     return p
 
 
 def _build(data: Mapping[str, Any]) -> State:
-    n = _int(data["num_players"], "num_players", 2, 4)
+    n = _json.integer(data["num_players"], "num_players", 2, 4)
     if not isinstance(data["players"], list) or len(data["players"]) != n:
-        raise _fail("player count")
+        raise _json.fail("player count")
     players = [_player(raw, i) for i, raw in enumerate(data["players"])]
     rows = data["rows"]
     if not isinstance(rows, list) or len(rows) != 2:
-        raise _fail("rows")
+        raise _json.fail("rows")
     state = State(
-        n, _int(data["rng"], "rng", 0, (1 << 64) - 1), players,
+        n, _json.integer(data["rng"], "rng", 0, (1 << 64) - 1), players,
         [_ints(rows[0], "row"), _ints(rows[1], "row")], _ints(data["pile"], "pile"),
         _ints(data["bag"], "bag", 5), _ints(data["box"], "box", 5),
-        _ints(data["centre"], "centre", 5), _int(data["centre_pesos"], "centre_pesos"),
-        _int(data["bank_workers"], "bank_workers", 0, TOTAL_WORKERS),
-        _int(data["round"], "round", 1), str(_opt(data["phase"], PHASES, "phase")),
-        _opt(data["step"], STEPS, "step"), _ints(data["turn_order"], "turn_order"),
-        _int(data["turn_index"], "turn_index"),
-        _bool(data["removed_this_round"], "removed_this_round"),
-        _bool(data["worker_done"], "worker_done"), _bool(data["market_done"], "market_done"),
-        _opt(data["card"], CARD_IDS, "card"), _ints(data["targets"], "targets"),
-        _int(data["remaining"], "remaining"),
-        None if data["building"] is None else _int(data["building"], "building", 1, 36),
-        _opt(data["exchange"], None, "exchange"),
+        _ints(data["centre"], "centre", 5), _json.integer(data["centre_pesos"], "centre_pesos"),
+        _json.integer(data["bank_workers"], "bank_workers", 0, TOTAL_WORKERS),
+        _json.integer(data["round"], "round", 1),
+        str(_json.opt_string(data["phase"], "phase", PHASES)),
+        _json.opt_string(data["step"], "step", STEPS), _ints(data["turn_order"], "turn_order"),
+        _json.integer(data["turn_index"], "turn_index"),
+        _json.boolean(data["removed_this_round"], "removed_this_round"),
+        _json.boolean(data["worker_done"], "worker_done"),
+        _json.boolean(data["market_done"], "market_done"),
+        _json.opt_string(data["card"], "card", CARD_IDS), _ints(data["targets"], "targets"),
+        _json.integer(data["remaining"], "remaining"),
+        None if data["building"] is None else _json.integer(data["building"], "building", 1, 36),
+        _json.opt_string(data["exchange"], "exchange"),
         None if data["winners"] is None else _ints(data["winners"], "winners"),
-        _opt(data["end_reason"], END_REASONS, "end_reason"))
+        _json.opt_string(data["end_reason"], "end_reason", END_REASONS))
     _check_totals(state)
     return state
 
@@ -228,29 +204,29 @@ def _check_totals(s: State) -> None:
     buildings = s.rows[0] + s.rows[1] + s.pile + [b for p in s.players for b in p.buildings]
     # Conservation removes buildings from the game: a building is in one place at most.
     if len(set(buildings)) != len(buildings) or not set(buildings) <= set(BUILDINGS):
-        raise _fail("building ids unknown or duplicated")
+        raise _json.fail("building ids unknown or duplicated")
     for m in range(5):
         total = s.bag[m] + s.box[m] + s.centre[m] + sum(p.materials[m] for p in s.players)
         if total != BAG_START[m]:
-            raise _fail(f"material {m}: {total} cubes instead of {BAG_START[m]}")
+            raise _json.fail(f"material {m}: {total} cubes instead of {BAG_START[m]}")
     if sum(s.bag) + sum(s.box) + sum(s.centre) + sum(sum(p.materials) for p in s.players) \
             != TOTAL_CUBES:
-        raise _fail("cube total")
+        raise _json.fail("cube total")
     if s.bank_workers + sum(p.workers for p in s.players) != TOTAL_WORKERS:
-        raise _fail("workers must total 15 (bank + players)")
+        raise _json.fail("workers must total 15 (bank + players)")
     needs_order = s.phase in ("actions", "cover") or bool(s.turn_order)
     if needs_order and sorted(s.turn_order) != list(seats):
-        raise _fail("turn order")
+        raise _json.fail("turn order")
     if s.phase == "actions" and not 0 <= s.turn_index < s.num_players:
-        raise _fail("turn index")
+        raise _json.fail("turn index")
     if not all(t in seats for t in s.targets) or (
             s.winners is not None and not all(w in seats for w in s.winners)):
-        raise _fail("seat out of range")
+        raise _json.fail("seat out of range")
     if (s.phase == "over") != (s.winners is not None) or (
             s.phase == "over") != (s.end_reason is not None):
-        raise _fail("winners are set exactly when the game is over")
+        raise _json.fail("winners are set exactly when the game is over")
     if s.winners is not None and (not s.winners or len(set(s.winners)) != len(s.winners)):
-        raise _fail("winners")
+        raise _json.fail("winners")
     _check_phase(s)
 
 
@@ -259,17 +235,17 @@ def _check_phase(s: State) -> None:
     for i, p in enumerate(s.players):
         if len(p.face_up) != (0 if s.phase == "start_pick" else 2) or len(
                 set(p.face_up)) != len(p.face_up):
-            raise _fail(f"player {i}: face-up cards for the phase")
+            raise _json.fail(f"player {i}: face-up cards for the phase")
         if len(p.picks) > (2 if s.phase == "start_pick" else 1 if s.phase == "cover" else 0):
-            raise _fail(f"player {i}: picks for the phase")
+            raise _json.fail(f"player {i}: picks for the phase")
         if p.cover is not None and (s.phase != "cover" or p.cover not in p.face_up):
-            raise _fail(f"player {i}: covered card")
+            raise _json.fail(f"player {i}: covered card")
         if s.phase == "start_pick" and p.discard:
-            raise _fail(f"player {i}: discard before the first round")
+            raise _json.fail(f"player {i}: discard before the first round")
     if s.phase == "start_pick" and s.turn_order:
-        raise _fail("turn order before the first round")
+        raise _json.fail("turn order before the first round")
     if (s.phase == "actions") != (s.step is not None):
-        raise _fail("a step exactly in the actions phase")
+        raise _json.fail("a step exactly in the actions phase")
     if s.phase != "actions" and (s.targets or s.remaining or s.card or s.building is not None
                                  or s.exchange is not None):
-        raise _fail("step context outside the actions phase")
+        raise _json.fail("step context outside the actions phase")

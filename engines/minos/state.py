@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import InvalidState
+from engines.validators import StateValidator
 
 from .data import (
     BUILDINGS_PER_TYPE,
@@ -179,74 +180,56 @@ def to_dict(s: State) -> dict[str, Any]:
     return data
 
 
-def _fail(message: str) -> InvalidState:
-    return InvalidState(f"Invalid Minos state: {message}", key="error.invalid_state",
-                        detail=message)
-
-
-def _int(value: Any, what: str, lo: int = 0, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"{what} must be an integer")
-    if value < lo or (hi is not None and value > hi):
-        raise _fail(f"{what}={value} out of range")
-    return value
-
-
-def _opt_str(value: Any, what: str, allowed: Any = None) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or (allowed is not None and value not in allowed):
-        raise _fail(f"bad {what} {value!r}")
-    return value
+_json = StateValidator("Minos")
 
 
 def _str(value: Any, what: str, allowed: Any = None) -> str:
-    found = _opt_str(value, what, allowed)
+    found = _json.opt_string(value, what, allowed)
     if found is None:
-        raise _fail(f"{what} missing")
+        raise _json.fail(f"{what} missing")
     return found
 
 
 def _bools(value: Any) -> list[bool]:
     if not isinstance(value, list) or not all(isinstance(v, bool) for v in value):
-        raise _fail("used flags")
+        raise _json.fail("used flags")
     return list(value)
 
 
 def _strs(value: Any, what: str) -> list[str]:
     if not isinstance(value, list):
-        raise _fail(what)
+        raise _json.fail(what)
     return [_str(v, what) for v in value]
 
 
 def _faces(value: Any, what: str, n: int | None = None) -> list[int]:
     if not isinstance(value, list) or (n is not None and len(value) != n):
-        raise _fail(f"{what} must be a list of faces")
-    return [_int(v, what, 0, len(FACES) - 1) for v in value]
+        raise _json.fail(f"{what} must be a list of faces")
+    return [_json.integer(v, what, 0, len(FACES) - 1) for v in value]
 
 
 def _uses(value: Any) -> list[list[Any]]:
     if not isinstance(value, list):
-        raise _fail("uses")
+        raise _json.fail("uses")
     out: list[list[Any]] = []
     for u in value:
         if not (isinstance(u, list) and len(u) == 3 and u[0] in SYMBOLS):
-            raise _fail("uses entry")
-        dice = [_int(d, "use die", 0, DICE - 1) for d in u[1]]
-        out.append([u[0], dice, _int(u[2], "use amount")])
+            raise _json.fail("uses entry")
+        dice = [_json.integer(d, "use die", 0, DICE - 1) for d in u[1]]
+        out.append([u[0], dice, _json.integer(u[2], "use amount")])
     return out
 
 
 def from_dict(data: Mapping[str, Any]) -> State:
     """Rebuild a state, checking every count the rules conserve."""
     if not isinstance(data, Mapping) or data.get("game") != "minos":
-        raise _fail("not a Minos state")
+        raise _json.fail("not a Minos state")
     try:
         return _build(data)
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
         if isinstance(exc, InvalidState):
             raise
-        raise _fail(f"missing or malformed field ({exc})") from exc
+        raise _json.fail(f"missing or malformed field ({exc})") from exc
 
 
 _KEYS = frozenset((*_SCALARS, "game", "version", "players", "ships", "guards", "buildings",
@@ -258,132 +241,138 @@ _COMBAT_KEYS = frozenset(("attacker", "defender", "kind", "origin", "target", "f
 
 def _exact(raw: Any, keys: frozenset[str], what: str) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping) or set(raw) != keys:
-        raise _fail(f"{what}: fields")
+        raise _json.fail(f"{what}: fields")
     return raw
 
 
 def _build(data: Mapping[str, Any]) -> State:
     _exact(data, _KEYS, "state")
     if data["version"] != 1:
-        raise _fail("version")
-    n = _int(data["num_players"], "num_players", 2, 4)
+        raise _json.fail("version")
+    n = _json.integer(data["num_players"], "num_players", 2, 4)
     seats = range(n)
     players = []
     if not isinstance(data["players"], list):
-        raise _fail("players")
+        raise _json.fail("players")
     for raw in data["players"]:
         raw = _exact(raw, _PLAYER_KEYS, "player")
         if not isinstance(raw["out"], bool):
-            raise _fail("out")
-        players.append(Player(_int(raw["talents"], "talents"), _int(raw["rings"], "rings"),
-                              _int(raw["value"], "value"), _int(raw["ships"], "ships", 0, SHIPS),
-                              _int(raw["guards"], "guards", 0, GUARDS), bool(raw["out"])))
+            raise _json.fail("out")
+        players.append(Player(_json.integer(raw["talents"], "talents"),
+                              _json.integer(raw["rings"], "rings"),
+                              _json.integer(raw["value"], "value"),
+                              _json.integer(raw["ships"], "ships", 0, SHIPS),
+                              _json.integer(raw["guards"], "guards", 0, GUARDS), bool(raw["out"])))
     if len(players) != n:
-        raise _fail("player count")
+        raise _json.fail("player count")
     ships: dict[str, list[int]] = {}
     for place, owners in dict(data["ships"]).items():
         if place not in SEA and place not in SITES:
-            raise _fail(f"ship on unknown place {place}")
+            raise _json.fail(f"ship on unknown place {place}")
         if not isinstance(owners, list) or not owners or (len(owners) > 1 and place != FISH):
-            raise _fail(f"ships on {place}")
-        ships[place] = [_int(o, "ship seat", 0, n - 1) for o in owners]
+            raise _json.fail(f"ships on {place}")
+        ships[place] = [_json.integer(o, "ship seat", 0, n - 1) for o in owners]
     guards: dict[str, list[int]] = {}
     for place, g in dict(data["guards"]).items():
         if place not in SITES and place not in DOTS:
-            raise _fail(f"guard on unknown place {place}")
+            raise _json.fail(f"guard on unknown place {place}")
         if not isinstance(g, list) or len(g) != 2:
-            raise _fail(f"guards on {place}")
-        count = _int(g[1], "guard count", 1, 1 if place in DOTS else GUARDS)
-        guards[place] = [_int(g[0], "guard seat", 0, n - 1), count]
+            raise _json.fail(f"guards on {place}")
+        count = _json.integer(g[1], "guard count", 1, 1 if place in DOTS else GUARDS)
+        guards[place] = [_json.integer(g[0], "guard seat", 0, n - 1), count]
     buildings: dict[str, list[str]] = {}
     for site, types in dict(data["buildings"]).items():
         if site not in SITES or not isinstance(types, list) or not 1 <= len(types) <= MAX_BUILDINGS:
-            raise _fail(f"buildings on {site}")
+            raise _json.fail(f"buildings on {site}")
         if not all(t in TYPES for t in types) or types[0] == WALL or types.count(WALL) > 1:
-            raise _fail(f"building types on {site}")
+            raise _json.fail(f"building types on {site}")
         if len(types) == MAX_BUILDINGS and WALL not in types:
-            raise _fail(f"city {site} without a wall")
+            raise _json.fail(f"city {site} without a wall")
         buildings[site] = list(types)
-    stock = {t: _int(dict(data["stock"])[t], f"stock {t}", 0, BUILDINGS_PER_TYPE) for t in TYPES}
+    stock = {t: _json.integer(dict(data["stock"])[t], f"stock {t}", 0, BUILDINGS_PER_TYPE)
+             for t in TYPES}
     combat = None
     raw_c = data["combat"]
     if raw_c is not None:
         raw_c = _exact(raw_c, _COMBAT_KEYS, "combat")
-        combat = Combat(_int(raw_c["attacker"], "attacker", 0, n - 1),
-                        _int(raw_c["defender"], "defender", 0, n - 1),
+        combat = Combat(_json.integer(raw_c["attacker"], "attacker", 0, n - 1),
+                        _json.integer(raw_c["defender"], "defender", 0, n - 1),
                         _str(raw_c["kind"], "kind", ("ship", "guard")),
                         _str(raw_c["origin"], "origin"), _str(raw_c["target"], "target"),
-                        _opt_str(raw_c["foe"], "foe", ("ship", "guard")),
+                        _json.opt_string(raw_c["foe"], "foe", ("ship", "guard")),
                         _faces(raw_c["attack"], "attack"), _faces(raw_c["defence"], "defence"),
-                        _int(raw_c["rethrows"], "rethrows"), _int(raw_c["won"], "won"))
+                        _json.integer(raw_c["rethrows"], "rethrows"),
+                        _json.integer(raw_c["won"], "won"))
     last = data["last"]
     if last is not None:
-        last = {"seat": _int(last["seat"], "last seat", 0, n - 1),
+        last = {"seat": _json.integer(last["seat"], "last seat", 0, n - 1),
                 "dice": _faces(last["dice"], "last dice"), "uses": _uses(last["uses"])}
     winners = data["winners"]
     s = State(
-        n, _int(data["rng"], "rng", 0, (1 << 64) - 1), players,
-        _int(data["first"], "first", 0, n - 1), _int(data["current"], "current", 0, n - 1),
-        _int(data["round"], "round", 1), _str(data["phase"], "phase", PHASES),
-        _int(data["max_rounds"], "max_rounds"), ships, guards, buildings,
-        _int(data["rings"], "rings", 0, RINGS), stock, _faces(data["dice"], "dice", DICE),
-        _bools(data["used"]), _int(data["throws"], "throws", 0, THROWS),
-        _int(data["mp"], "mp"), _int(data["bp"], "bp"),
-        _opt_str(data["symbol"], "symbol", SYMBOLS), _opt_str(data["selected"], "selected"),
-        _opt_str(data["site"], "site", SITES), _strs(data["recruited"], "recruited"),
+        n, _json.integer(data["rng"], "rng", 0, (1 << 64) - 1), players,
+        _json.integer(data["first"], "first", 0, n - 1),
+        _json.integer(data["current"], "current", 0, n - 1),
+        _json.integer(data["round"], "round", 1), _str(data["phase"], "phase", PHASES),
+        _json.integer(data["max_rounds"], "max_rounds"), ships, guards, buildings,
+        _json.integer(data["rings"], "rings", 0, RINGS), stock, _faces(data["dice"], "dice", DICE),
+        _bools(data["used"]), _json.integer(data["throws"], "throws", 0, THROWS),
+        _json.integer(data["mp"], "mp"), _json.integer(data["bp"], "bp"),
+        _json.opt_string(data["symbol"], "symbol", SYMBOLS),
+        _json.opt_string(data["selected"], "selected"),
+        _json.opt_string(data["site"], "site", SITES), _strs(data["recruited"], "recruited"),
         _uses(data["uses"]), last, combat,
-        None if winners is None else [_int(w, "winner", 0, n - 1) for w in winners],
-        _opt_str(data["end_reason"], "end_reason"))
+        None if winners is None else [_json.integer(w, "winner", 0, n - 1) for w in winners],
+        _json.opt_string(data["end_reason"], "end_reason"))
     _check(s, seats)
     return s
 
 
 def _check(s: State, seats: range) -> None:
     if len(s.used) != DICE:
-        raise _fail("used flags")
+        raise _json.fail("used flags")
     for seat in seats:
         p = s.players[seat]
         ships, guards = pieces_on_board(s, seat)
         if ships + p.ships != SHIPS or guards + p.guards != GUARDS:
-            raise _fail(f"seat {seat}: pieces on the board and in stock do not add up")
+            raise _json.fail(f"seat {seat}: pieces on the board and in stock do not add up")
         if p.out and ships + guards:
-            raise _fail(f"seat {seat} is out but has pieces on the board")
+            raise _json.fail(f"seat {seat} is out but has pieces on the board")
     for site in SITES:
         ship = s.ships.get(site)
         guard = s.guards.get(site)
         if ship and guard and ship[0] != guard[0]:
-            raise _fail(f"site {site} holds two colours")
+            raise _json.fail(f"site {site} holds two colours")
     if [p.value for p in s.players] != track_values(s):
-        raise _fail("the value track does not match the colonies held")
+        raise _json.fail("the value track does not match the colonies held")
     if s.rings + sum(p.rings for p in s.players) != RINGS:
-        raise _fail("rings do not add up")
+        raise _json.fail("rings do not add up")
     for t in TYPES:
         built = sum(types.count(t) for types in s.buildings.values())
         if built + s.stock[t] != BUILDINGS_PER_TYPE:
-            raise _fail(f"{t} buildings do not add up")
+            raise _json.fail(f"{t} buildings do not add up")
     if (s.phase == "over") != (s.winners is not None):
-        raise _fail("winners are set exactly when the game is over")
+        raise _json.fail("winners are set exactly when the game is over")
     if (s.phase in ("order", "attack", "defend")) != (s.combat is not None):
-        raise _fail("a combat exists exactly in the combat phases")
+        raise _json.fail("a combat exists exactly in the combat phases")
     if s.players[s.current].out and s.phase != "over":
-        raise _fail("the current player is out")
+        raise _json.fail("the current player is out")
     if (s.symbol is not None) != (s.phase == "combo") or (s.site is not None) != (
             s.phase == "build"):
-        raise _fail("a half-made choice outside its phase")
+        raise _json.fail("a half-made choice outside its phase")
     if not set(s.recruited) <= set(SITES):
-        raise _fail("recruited sites")
+        raise _json.fail("recruited sites")
     if s.selected is not None and not _has_piece(s, s.current, s.selected):
-        raise _fail(f"selected piece {s.selected} is not on the board")
+        raise _json.fail(f"selected piece {s.selected} is not on the board")
     c = s.combat
     if c is not None:
         if c.attacker != s.current or c.defender == c.attacker:
-            raise _fail("combat seats")
+            raise _json.fail("combat seats")
         if not _has_piece(s, c.attacker, f"{c.kind}:{c.origin}"):
-            raise _fail("the attacking piece is not where the combat says")
+            raise _json.fail("the attacking piece is not where the combat says")
         if c.target not in SEA and c.target not in SITES and c.target not in DOTS:
-            raise _fail("combat target")
+            raise _json.fail("combat target")
         if len(c.attack) not in (0, DICE) or len(c.defence) not in (0, DICE):
-            raise _fail("combat throws")
+            raise _json.fail("combat throws")
 
 
 def _has_piece(s: State, seat: int, token: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import InvalidState
+from engines.validators import StateValidator
 
 from .data import BOARD, CHARACTERS, LADDERS, MAJOR, MINOR
 
@@ -218,9 +218,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in (Player, Group, Combat, State)}
 
 
-def _fail(message: str) -> InvalidState:
-    return InvalidState(f"Invalid Río state: {message}", key="error.invalid_state",
-                        detail=message)
+_json = StateValidator("Río")
 
 
 Convert = typing.Callable[[Any, str], Any]
@@ -252,29 +250,25 @@ def _build(tp: Any) -> Convert:  # noqa: C901 - one case per kind of annotation
     if tp is bool:
         def boolean(value: Any, where: str) -> Any:
             if value is not True and value is not False:
-                raise _fail(f"{where} must be a boolean")
+                raise _json.fail(f"{where} must be a boolean")
             return value
         return boolean
     if tp is int:
         def integer(value: Any, where: str) -> Any:
             if type(value) is not int and (isinstance(value, bool)
                                            or not isinstance(value, int)):
-                raise _fail(f"{where} must be an integer")
+                raise _json.fail(f"{where} must be an integer")
             return value
         return integer
     if tp is str:
-        def string(value: Any, where: str) -> Any:
-            if not isinstance(value, str):
-                raise _fail(f"{where} must be a string")
-            return value
-        return string
+        return _json.string
     if origin is list:
         (item_tp,) = typing.get_args(tp)
         item = _converter(item_tp)
         if item_tp is int:  # the bulk of a state: lists of seats and counts
             def ints(value: Any, where: str) -> Any:
                 if not isinstance(value, list):
-                    raise _fail(f"{where} must be a list")
+                    raise _json.fail(f"{where} must be a list")
                 if all(type(v) is int for v in value):
                     return value[:]
                 return [item(v, f"{where}[]") for v in value]
@@ -282,7 +276,7 @@ def _build(tp: Any) -> Convert:  # noqa: C901 - one case per kind of annotation
 
         def listed(value: Any, where: str) -> Any:
             if not isinstance(value, list):
-                raise _fail(f"{where} must be a list")
+                raise _json.fail(f"{where} must be a list")
             inner = f"{where}[]"
             return [item(v, inner) for v in value]
         return listed
@@ -292,7 +286,7 @@ def _build(tp: Any) -> Convert:  # noqa: C901 - one case per kind of annotation
 
         def mapping(value: Any, where: str) -> Any:
             if not isinstance(value, Mapping):
-                raise _fail(f"{where} must be a mapping")
+                raise _json.fail(f"{where} must be a mapping")
             return {str(k): item(v, f"{where}.{k}") for k, v in value.items()}
         return mapping
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
@@ -304,19 +298,19 @@ def _build(tp: Any) -> Convert:  # noqa: C901 - one case per kind of annotation
 
         def record(value: Any, where: str) -> Any:
             if not isinstance(value, Mapping):
-                raise _fail(f"{where} must be a mapping")
+                raise _json.fail(f"{where} must be a mapping")
             if value.keys() - {"game", "version"} != expected:
-                raise _fail(f"{where} fields")
+                raise _json.fail(f"{where} fields")
             if not fields:  # annotations may name classes defined later: resolved on use
                 fields.extend((n, _converter(hints[n])) for n in names)
             return cls(**{n: conv(value[n], f"{where}.{n}") for n, conv in fields})
         return record
-    raise _fail(f"unsupported type {tp!r}")  # pragma: no cover - schema error
+    raise _json.fail(f"unsupported type {tp!r}")  # pragma: no cover - schema error
 
 
 def from_dict(data: Mapping[str, Any]) -> State:
     if not isinstance(data, Mapping) or data.get("game") != "rio":
-        raise _fail("not a Río state")
+        raise _json.fail("not a Río state")
     s: State = _converter(State)(data, "state")
     _check(s)
     return s
@@ -325,65 +319,65 @@ def from_dict(data: Mapping[str, Any]) -> State:
 def _check(s: State) -> None:  # noqa: C901 - one list of the conserved counts
     n = s.num_players
     if not 2 <= n <= 5 or len(s.players) != n:
-        raise _fail("player count")
+        raise _json.fail("player count")
     seats = range(n)
     for k, allowed in OPTIONS.items():
         if s.options.get(k) not in allowed:
-            raise _fail(f"option {k}")
+            raise _json.fail(f"option {k}")
     if s.phase not in PHASES or sorted(s.order) != list(seats):
-        raise _fail("phase or turn order")
+        raise _json.fail("phase or turn order")
     if not 1 <= s.round <= s.rounds + 1 or s.rounds not in (BOARD.rounds, BOARD.rounds_short):
-        raise _fail("round")
+        raise _json.fail("round")
     if not 0 <= s.natives <= BOARD.enemy_max or not 0 <= s.pirates <= BOARD.enemy_max:
-        raise _fail("enemy track")
+        raise _json.fail("enemy track")
     nc = BOARD.ncells
     if len(s.bld) != nc or len(s.bown) != nc or len(s.cw) != nc or len(s.acts) != nc:
-        raise _fail("city size")
+        raise _json.fail("city size")
     for i, b in enumerate(s.bld):
         if b not in ("", *MINOR, *MAJOR):
-            raise _fail(f"building {b!r}")
+            raise _json.fail(f"building {b!r}")
         if (s.bown[i] >= 0) != (b in ("hut", "house")) or s.bown[i] >= n:
-            raise _fail("dwelling owner")
+            raise _json.fail("dwelling owner")
         for w in s.cw[i]:
             if len(w) != 3 or w[0] not in seats or not 1 <= w[1] <= 3 or w[2] not in (0, 1, 2):
-                raise _fail("city workers")
+                raise _json.fail("city workers")
         if sum(w[1] for w in s.cw[i]) > 3 or (s.cw[i] and i in BOARD.reserved):
-            raise _fail("too many workers on a cell")
+            raise _json.fail("too many workers on a cell")
     if set(s.ladders) != set(LADDERS) or not set(s.closed) <= set(MAJOR):
-        raise _fail("ladders")
+        raise _json.fail("ladders")
     for name, spaces in s.ladders.items():
         if len(spaces) != len(BOARD.ladders[name].vps(n)) or any(x not in (-1, *seats)
                                                                  for x in spaces):
-            raise _fail(f"ladder {name}")
+            raise _json.fail(f"ladder {name}")
     per_seat = (s.agri, s.crafts, s.quay, s.loaded, s.bids, s.cargo)
     if any(len(x) != n for x in per_seat) or any(len(c) != 3 or min(c) < 0 for c in s.cargo):
-        raise _fail("per-player lists")
+        raise _json.fail("per-player lists")
     if not set(s.claims) | set(s.chars) <= set(CHARACTERS):
-        raise _fail("characters")
+        raise _json.fail("characters")
     if any(x not in seats for x in (*s.prod, *s.claims.values())) or len(
             s.prod_done) != len(s.prod):
-        raise _fail("seat out of range")
+        raise _json.fail("seat out of range")
     placed = s.pieces_used + sum(s.reserved.values())
     if placed > BOARD.pieces or len(s.walls) + len(s.roads) != s.pieces_used:
-        raise _fail("wall/road pieces")
+        raise _json.fail("wall/road pieces")
     for i, p in enumerate(s.players):
         if min(p.silver, p.wood, p.stone, p.precious, p.vp, p.supply, p.placed) < 0:
-            raise _fail(f"player {i} negative count")
+            raise _json.fail(f"player {i} negative count")
         if p.supply + workers_out(s, i) + 1 != BOARD.workers:
-            raise _fail(f"player {i} workers do not total {BOARD.workers}")
+            raise _json.fail(f"player {i} workers do not total {BOARD.workers}")
         dwellings = sum(1 for j in range(nc) if s.bown[j] == i)
         if dwellings > BOARD.dwellings:
-            raise _fail(f"player {i} has more than {BOARD.dwellings} dwellings")
+            raise _json.fail(f"player {i} has more than {BOARD.dwellings} dwellings")
     if s.combat is not None:
         c = s.combat
         if c.step not in COMBAT_STEPS or c.attacker not in seats or c.enemy not in (
                 "natives", "pirates"):
-            raise _fail("combat")
+            raise _json.fail("combat")
         for g in c.groups:
             if not 1 <= len(g.pawns) <= 3 or (g.cell < 0 and g.edge not in BOARD.perimeter):
-                raise _fail("combat group")
+                raise _json.fail("combat group")
     if s.phase == "combat" and s.combat is None:
-        raise _fail("combat phase without a combat")
+        raise _json.fail("combat phase without a combat")
     _check_menus(s)
 
 
@@ -404,81 +398,81 @@ def _check_menus(s: State) -> None:  # noqa: C901 - one list of shapes
     free_walls = set(BOARD.perimeter) - BOARD.prebuilt_walls
     if (not set(s.roads) <= road_edges or not set(s.walls) <= free_walls
             or len(set(s.roads)) != len(s.roads) or len(set(s.walls)) != len(s.walls)):
-        raise _fail("walls or roads")
+        raise _json.fail("walls or roads")
     if (set(s.reserved) != {"walls", "roads"} or any(v not in (0, BOARD.per_completion)
                                                      for v in s.reserved.values())):
-        raise _fail("reserved pieces")
+        raise _json.fail("reserved pieces")
     if set(s.ladder_last) != set(LADDERS) or any(v not in (-1, *seats)
                                                  for v in s.ladder_last.values()):
-        raise _fail("ladder completers")
+        raise _json.fail("ladder completers")
     if any(not 0 <= i < nc for i in s.built) or any(not 0 <= a <= 2 for a in s.acts):
-        raise _fail("cells built or used this round")
+        raise _json.fail("cells built or used this round")
     if len(set(s.closed)) != len(s.closed) or s.ship_return < 0 or s.ship_order not in (
             -1, *seats) or not set(s.incomes) <= {"merchant", "road", "wall"}:
-        raise _fail("ship, closed ladders or incomes")
+        raise _json.fail("ship, closed ladders or incomes")
     for seat, p in enumerate(s.players):
         if p.claim and s.claims.get(p.claim) != seat:
-            raise _fail("character claim")
+            raise _json.fail("character claim")
         if p.attacks > 2 or p.bought > 99:
-            raise _fail("player counters")
+            raise _json.fail("player counters")
     cells = [int(x) for x in re.findall(r"\d+", s.sub)] if s.sub.startswith("cell") else []
     if not _SUB.fullmatch(s.sub) or any(i >= nc for i in cells):
-        raise _fail("menu cursor")
+        raise _json.fail("menu cursor")
     if s.sub.startswith("road:") and "." in s.sub and int(s.sub.split(".")[1]) >= nc:
-        raise _fail("menu cursor")
+        raise _json.fail("menu cursor")
     if s.sub.startswith("prod:") and int(s.sub[5:]) >= len(s.prod):
-        raise _fail("menu cursor")
+        raise _json.fail("menu cursor")
     for p in s.players:
         if not _TRADE_SUB.fullmatch(p.trade_sub) or any(x not in seats for x in p.trusts):
-            raise _fail("trade menu")
+            raise _json.fail("trade menu")
     for task in s.queue:
         if (len(task) != 3 or task[0] not in LADDERS or task[1] not in seats
                 or not isinstance(task[2], int) or isinstance(task[2], bool)):
-            raise _fail("completion task")
+            raise _json.fail("completion task")
     for key, draft in s.drafts.items():
         if key not in {str(x) for x in seats} or set(draft) != {"give", "want", "to"}:
-            raise _fail("trade draft")
+            raise _json.fail("trade draft")
         _goods(draft["give"])
         _goods(draft["want"])
         if draft["to"] not in (-1, *seats):
-            raise _fail("trade draft")
+            raise _json.fail("trade draft")
     for offer in s.trades:
         if set(offer) != {"id", "from", "to", "give", "want", "declined"}:
-            raise _fail("trade offer")
+            raise _json.fail("trade offer")
         _goods(offer["give"])
         _goods(offer["want"])
         if offer["from"] not in seats or offer["to"] not in (-1, *seats) or not isinstance(
                 offer["id"], int) or not isinstance(offer["declined"], list) or not all(
                 x in seats for x in offer["declined"]):
-            raise _fail("trade offer")
+            raise _json.fail("trade offer")
     for char, owner in s.chars.items():
         if len(owner) != 2 or owner[0] not in seats or owner[1] < 0:
-            raise _fail(f"character {char}")
+            raise _json.fail(f"character {char}")
     c = s.combat
     if c is not None:
         if not _COMBAT_SUB.fullmatch(c.sub) or any(x not in seats for x in (
                 *c.order, *c.hold, *c.keep_pending, *c.recruiters)):
-            raise _fail("combat menu")
+            raise _json.fail("combat menu")
         for g in c.groups:
             if g.cell >= nc or any(p not in (-1, *seats) for p in g.pawns):
-                raise _fail("combat group")
+                raise _json.fail("combat group")
         for st in (*c.stacks, *c.staged_log):
             if (len(st) != 2 or not isinstance(st[0], str) or st[0] not in BOARD.perimeter
                     or not isinstance(st[1], int) or isinstance(st[1], bool) or st[1] < 1):
-                raise _fail("staged stack")
+                raise _json.fail("staged stack")
         if c.step == "recruit" and not 0 <= c.recruit_idx < len(c.recruiters):
-            raise _fail("recruiter")
+            raise _json.fail("recruiter")
         if c.step == "round" and not 0 <= c.turn < len(c.order):
-            raise _fail("combat turn")
+            raise _json.fail("combat turn")
         if c.sel and all(g.gid != c.sel for g in c.groups):
-            raise _fail("selected group")
+            raise _json.fail("selected group")
         if c.step == "merge" and set(c.pending) != {"gid", "target", "commander", "answerer",
                                                      "asker", "cell"}:
-            raise _fail("merge request")
+            raise _json.fail("merge request")
     if s.phase in ("place", "effects") and not 0 <= s.cur <= s.num_players:
-        raise _fail("current player")
+        raise _json.fail("current player")
     if s.phase == "complete" and not s.queue:
-        raise _fail("completion without a task")
+        raise _json.fail("completion without a task")
 
 
 def _goods(goods: Any) -> None:
@@ -486,4 +480,4 @@ def _goods(goods: Any) -> None:
             (k in ("silver", "wood", "stone", "precious") or k in CHARACTERS)
             and isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 99
             for k, v in goods.items()):
-        raise _fail("trade goods")
+        raise _json.fail("trade goods")

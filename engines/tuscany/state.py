@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import InvalidState
+from engines.validators import StateValidator
 
 from .board import NUM_SPACES, ORDERS, SHIFTS, TURNS
 from .data import (
@@ -60,9 +60,9 @@ class Frame:
         tile = d["tile"]
         if tile is not None:
             tile = _int(tile, "pending tile", JOKER, len(TILES) - 1)
-        units = _list(d["units"], "payment")
+        units = _json.array(d["units"], "payment")
         if len(units) > 2 or not all(isinstance(u, str) and u in UNITS for u in units):
-            raise _bad("payment units")
+            raise _json.fail("payment units")
         return cls(_choice(d["kind"], FRAME_KINDS, "pending step"),
                    _int(d["slot"], "slot", -1, 99), tile,
                    _int(d["space"], "space", -1, NUM_SPACES - 1),
@@ -109,18 +109,19 @@ class Player:
         if isinstance(d, Mapping) and "fresh_jokers" not in d:
             d = {**d, "fresh_jokers": []}
         d = _fields(d, _PLAYER_FIELDS, "player")
-        modules = _list(d["modules"], "modules", 3)
-        board = _list(d["board"], "board", NUM_SPACES)
-        storage = _list(d["storage"], "storage")
+        modules = _json.array(d["modules"], "modules", 3)
+        board = _json.array(d["board"], "board", NUM_SPACES)
+        storage = _json.array(d["storage"], "storage")
         if not 1 <= len(storage) <= BASE_STORAGE + IMPROVEMENTS_EACH:
-            raise _bad("storage size")
-        return cls([_str(m, "module") for m in modules], _choice(d["order"], ORDERS, "order"),
+            raise _json.fail("storage size")
+        return cls([_json.string(m, "module") for m in modules],
+                   _choice(d["order"], ORDERS, "order"),
                    _choice(d["turns"], TURNS, "turns"), _choice(d["shifts"], SHIFTS, "shifts"),
-                   _bool(d["confirmed"], "confirmed"),
+                   _json.boolean(d["confirmed"], "confirmed"),
                    [None if x is None else _int(x, "board tile", JOKER, len(TILES) - 1)
                     for x in board],
                    [_ints(pile, "pile", 0, len(TILES) - 1)
-                    for pile in _list(d["piles"], "piles", 3)],
+                    for pile in _json.array(d["piles"], "piles", 3)],
                    [None if x is None else _int(x, "stored tile", JOKER, len(TILES) - 1)
                     for x in storage],
                    _ints(d["imps"], "improvements", 0, IMPROVEMENTS_EACH, len(IMPROVEMENTS)),
@@ -182,27 +183,27 @@ class State:
         """Rebuild and check a state: exact fields and types, then conservation."""
         d = _fields(d, _STATE_FIELDS, "state")
         if d["game"] != "tuscany":
-            raise _bad("not a Tuscany state")
+            raise _json.fail("not a Tuscany state")
         n = _int(d["num_players"], "num_players", 2, 4)
-        players = _list(d["players"], "players", n)
+        players = _json.array(d["players"], "players", n)
         tiles = len(TILES) - 1
         s = cls(n, _int(d["rng"], "rng", 0, (1 << 64) - 1), _int(d["first"], "first", 0, n - 1),
                 [Player.from_dict(p) for p in players], _choice(d["phase"], PHASES, "phase"),
                 _int(d["current"], "current", 0, n - 1), _int(d["round"], "round", 1, 3),
-                _bool(d["trigger"], "trigger"), _bool(d["extra"], "extra"),
-                _int(d["turn"], "turn", 0, _BIG), _bool(d["marble_used"], "marble_used"),
+                _json.boolean(d["trigger"], "trigger"), _json.boolean(d["extra"], "extra"),
+                _int(d["turn"], "turn", 0, _BIG), _json.boolean(d["marble_used"], "marble_used"),
                 [None if x is None else _int(x, "display tile", 0, tiles)
-                 for x in _list(d["display"], "display", DISPLAY_SIZE)],
+                 for x in _json.array(d["display"], "display", DISPLAY_SIZE)],
                 _ints(d["neutral"], "neutral", 0, tiles),
                 _ints(d["neutral_discard"], "neutral discard", 0, tiles),
                 _ints(d["boxed"], "boxed", 0, tiles), _ints(d["deck"], "deck", 0, 7),
                 _ints(d["discard"], "discard", 0, 7),
-                [_choice(c, tuple(INCOME_COUNTS), "income") for c in _list(d["income"], "i")],
+                [_choice(c, tuple(INCOME_COUNTS), "income") for c in _json.array(d["income"], "i")],
                 [_choice(c, tuple(INCOME_COUNTS), "income")
-                 for c in _list(d["income_discard"], "i")],
+                 for c in _json.array(d["income_discard"], "i")],
                 _ints(d["supply"], "supply", 0, IMPROVEMENTS_EACH, len(IMPROVEMENTS)),
-                [_ints(b, "bonus", 0, n - 1) for b in _list(d["bonus"], "bonus", 8)],
-                [Frame.from_dict(f) for f in _list(d["stack"], "stack")])
+                [_ints(b, "bonus", 0, n - 1) for b in _json.array(d["bonus"], "bonus", 8)],
+                [Frame.from_dict(f) for f in _json.array(d["stack"], "stack")])
         validate(s)
         return s
 
@@ -221,53 +222,34 @@ UNITS = frozenset({*(c.lower() for c in "CRIFQVMT"), "worker",
                    *("2" + c.lower() for c in "CRIFQVMT")})
 
 
+_json = StateValidator("Tuscany", prefix="Bad", detail=False)
+
+
 def _fields(d: Any, names: frozenset[str], what: str) -> Mapping[str, Any]:
     if not isinstance(d, Mapping) or set(d) != names:
-        raise _bad(f"{what} fields")
+        raise _json.fail(f"{what} fields")
     return d
-
-
-def _list(value: Any, what: str, n: int | None = None) -> list[Any]:
-    if not isinstance(value, list) or (n is not None and len(value) != n):
-        raise _bad(f"{what} must be a list" + (f" of {n}" if n is not None else ""))
-    return value
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _bad(f"{what} must be an integer in {lo}..{hi}")
+        raise _json.fail(f"{what} must be an integer in {lo}..{hi}")
     return value
 
 
 def _ints(value: Any, what: str, lo: int, hi: int, n: int | None = None) -> list[int]:
-    return [_int(v, what, lo, hi) for v in _list(value, what, n)]
-
-
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise _bad(f"{what} must be true or false")
-    return value
-
-
-def _str(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise _bad(f"{what} must be a string")
-    return value
+    return [_int(v, what, lo, hi) for v in _json.array(value, what, n)]
 
 
 def _choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
     if not isinstance(value, str) or value not in allowed:
-        raise _bad(f"unknown {what}")
+        raise _json.fail(f"unknown {what}")
     return value
-
-
-def _bad(message: str) -> InvalidState:
-    return InvalidState(f"Bad Tuscany state: {message}", key="error.invalid_state")
 
 
 def _int_list(values: list[Any], what: str) -> None:
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise _bad(f"{what} must hold integers")
+        raise _json.fail(f"{what} must hold integers")
 
 
 def _check_fresh(s: State, seat: int, p: Player) -> None:
@@ -277,25 +259,25 @@ def _check_fresh(s: State, seat: int, p: Player) -> None:
         return
     _int_list(fresh, "fresh jokers")
     if s.phase != "play" or seat != s.current:
-        raise _bad(f"fresh jokers of seat {seat} outside their turn")
+        raise _json.fail(f"fresh jokers of seat {seat} outside their turn")
     if len(set(fresh)) != len(fresh) or any(
             not 0 <= k < len(p.storage) or p.storage[k] != JOKER for k in fresh):
-        raise _bad(f"fresh jokers of seat {seat} not in storage")
+        raise _json.fail(f"fresh jokers of seat {seat} not in storage")
 
 
 def validate(s: State) -> None:
     """Structural and conservation checks (every tile, card and income card accounted for)."""
     n = s.num_players
     if not 2 <= n <= 4 or len(s.players) != n:
-        raise _bad("player count")
+        raise _json.fail("player count")
     if s.phase not in PHASES or not 0 <= s.first < n or not 0 <= s.current < n:
-        raise _bad("phase or seat")
+        raise _json.fail("phase or seat")
     if not 1 <= s.round <= 3:
-        raise _bad("round")
+        raise _json.fail("round")
     if len(s.display) != DISPLAY_SIZE or len(s.supply) != len(IMPROVEMENTS) or len(s.bonus) != 8:
-        raise _bad("display, supply or bonus size")
+        raise _json.fail("display, supply or bonus size")
     if any(f.kind not in FRAME_KINDS for f in s.stack):
-        raise _bad("unknown pending step")
+        raise _json.fail("unknown pending step")
     tiles: list[int] = [t for t in s.display if t is not None]
     tiles += s.neutral + s.neutral_discard + s.boxed
     # A tile picked by a castle is held by its pending "space" frame until placed.
@@ -303,20 +285,20 @@ def validate(s: State) -> None:
     cards = [0] * 8
     for c in s.deck + s.discard:
         if not isinstance(c, int) or not 0 <= c < 8:
-            raise _bad("card")
+            raise _json.fail("card")
         cards[c] += 1
     for seat, p in enumerate(s.players):
         for g, mid in zip("ABC", p.modules, strict=True):
             if mid not in MODULE_GROUPS[g]:
-                raise _bad(f"module {mid}")
+                raise _json.fail(f"module {mid}")
         if p.order not in ORDERS or p.turns not in TURNS or p.shifts not in SHIFTS:
-            raise _bad(f"arrangement of seat {seat}")
+            raise _json.fail(f"arrangement of seat {seat}")
         if len(p.board) != NUM_SPACES or len(p.hand) != 8 or len(p.imps) != len(IMPROVEMENTS):
-            raise _bad(f"sizes of seat {seat}")
+            raise _json.fail(f"sizes of seat {seat}")
         if len(p.storage) != 1 + p.imps[1] or len(p.piles) != 3:
-            raise _bad(f"storage of seat {seat}")
+            raise _json.fail(f"storage of seat {seat}")
         if min(p.hand) < 0 or min(p.marbles, p.workers) < 0:
-            raise _bad(f"negative resource at seat {seat}")
+            raise _json.fail(f"negative resource at seat {seat}")
         _int_list(p.hand + p.imps + [t for pile in p.piles for t in pile], "player data")
         _check_fresh(s, seat, p)
         tiles += [t for t in p.board + p.storage if t is not None and t != JOKER]
@@ -325,7 +307,7 @@ def validate(s: State) -> None:
             cards[i] += p.hand[i]
     _int_list(tiles, "tiles")
     if len(tiles) != len(set(tiles)) or any(not 0 <= t < len(TILES) for t in tiles):
-        raise _bad("a tile is in two places or unknown")
+        raise _json.fail("a tile is in two places or unknown")
     owners = [0] * 4
     for t in tiles:
         if TILES[t].owner >= 0:
@@ -335,18 +317,18 @@ def validate(s: State) -> None:
     for i in range(n):
         placed = owners[i]
         if placed not in (21, 22) or (expected_own[i] == 22 and placed != 22):
-            raise _bad(f"seat {i} tiles missing")
+            raise _json.fail(f"seat {i} tiles missing")
     if any(owners[i] for i in range(n, 4)):
-        raise _bad("tiles of an absent seat")
+        raise _json.fail("tiles of an absent seat")
     if sum(1 for t in tiles if TILES[t].owner < 0) != len(NEUTRAL_IDS):
-        raise _bad("neutral tiles missing")
+        raise _json.fail("neutral tiles missing")
     if tuple(cards) != DOMAIN_COUNTS:
-        raise _bad("domain cards missing")
+        raise _json.fail("domain cards missing")
     income = sorted(s.income + s.income_discard)
     if income != sorted(k for k, c in INCOME_COUNTS.items() for _ in range(c)):
-        raise _bad("income cards missing")
+        raise _json.fail("income cards missing")
     if any(len(b) > 2 or len(set(b)) != len(b) for b in s.bonus):
-        raise _bad("colour bonus claims")
+        raise _json.fail("colour bonus claims")
     _check_phase(s)
 
 
@@ -356,25 +338,25 @@ def _check_phase(s: State) -> None:
     players = s.players
     if s.phase != "play":
         if stack:
-            raise _bad("pending steps outside the play phase")
+            raise _json.fail("pending steps outside the play phase")
         if s.phase == "arrange" and (all(p.confirmed for p in players) or any(
                 t is not None for p in players for t in p.board)):
-            raise _bad("setup: regions")
+            raise _json.fail("setup: regions")
         if s.phase in ("castle", "improve") and not all(p.confirmed for p in players):
-            raise _bad("setup: unconfirmed region")
+            raise _json.fail("setup: unconfirmed region")
         if s.phase == "castle" and all(start_castle(i) in p.board
                                        for i, p in enumerate(players)):
-            raise _bad("setup: every start castle placed")
+            raise _json.fail("setup: every start castle placed")
         if s.phase == "improve" and not any(s.supply):
-            raise _bad("no improvement left to choose")
+            raise _json.fail("no improvement left to choose")
         return
     # Play: the turn's steps sit on "done" (or are one "main"/"extra" decision).
     if not stack or stack[-1] in AUTO_FRAMES:
-        raise _bad("nothing is awaited in the play phase")
+        raise _json.fail("nothing is awaited in the play phase")
     # "done" ends an action (twice over after a marble's extra action); "main" and "extra"
     # are a turn's first decision and the marble's offer, asked on their own or on "done".
     done = len(stack) - len("".join("x" if k == "done" else "-" for k in stack).lstrip("x"))
     rest = stack[done:]
     if done > 2 or "done" in rest or any(k in ("main", "extra") for k in rest[:-1]) or (
             not done and (len(rest) != 1 or rest[0] not in ("main", "extra"))):
-        raise _bad("pending steps")
+        raise _json.fail("pending steps")
