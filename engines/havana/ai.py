@@ -44,13 +44,15 @@ def _resample_player(p: Player, rng: Rng) -> None:
         p.cover = p.face_up[rng.randrange(len(p.face_up))]
 
 
-def projected(s: State, p: Player) -> float:
-    """VP plus what the player's resources are worth, more if a building is in reach."""
+def projected(s: State, p: Player, buyable: list[int] | None = None) -> float:
+    """VP plus what the player's resources are worth, more if a building is in reach
+    (``buyable``: the buildings at the rows' ends, when the caller has them already)."""
     m = p.materials
     raw = (PESO * p.pesos + WORKER * p.workers
            + COLOURED * (m[0] + m[1] + m[2] + m[3]) + RUBBLE_VP * m[RUBBLE])
     worth = min(raw, HOARD) + max(0.0, raw - HOARD) / 3.0
-    reach = [BUILDINGS[b].vp for b in buyable_ids(s) if can_build(s, p, b)]
+    ids = buyable_ids(s) if buyable is None else buyable
+    reach = [BUILDINGS[b].vp for b in ids if can_build(s, p, b)]
     return p.vp + worth + (0.3 * max(reach) if reach else 0.0)
 
 
@@ -58,7 +60,8 @@ def evaluate(s: State, seat: int) -> float:
     if s.winners is not None:
         return 1.0 / len(s.winners) if seat in s.winners else 0.0
     target = VP_TO_WIN[s.num_players]
-    values = [projected(s, p) for p in s.players]
+    buyable = buyable_ids(s)
+    values = [projected(s, p, buyable) for p in s.players]
     # Near the threshold a lead counts more: scale shrinks as the leader closes in.
     closeness = max(p.vp for p in s.players) / target
     return standing(values, seat, SCALE * (1.2 - 0.6 * min(closeness, 1.0)))

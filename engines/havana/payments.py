@@ -56,9 +56,12 @@ def worker_options(b: Building, p: Player) -> list[str]:
 
 def affordable(b: Building, p: Player) -> bool:
     """Whether ``p`` can pay ``b`` in some way (the architect condition is checked apart)."""
-    m = p.materials
-    short = sum(max(0, b.materials[c] - m[c]) for c in COLOURS)
-    if b.materials[RUBBLE] + EXCHANGE_RATE * short > m[RUBBLE]:
+    m, need = p.materials, b.materials
+    short = 0  # coloured cubes missing, each paid with EXCHANGE_RATE rubble (a loop: the
+    for c in COLOURS:  # AI's evaluation asks this millions of times a game)
+        if need[c] > m[c]:
+            short += need[c] - m[c]
+    if need[RUBBLE] + EXCHANGE_RATE * short > m[RUBBLE]:
         return False
     return b.pesos + EXCHANGE_RATE * max(0, b.workers - p.workers) <= p.pesos
 
