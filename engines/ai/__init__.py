@@ -50,19 +50,31 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     ("havana", "strong"): Rollout(worlds=40, top=5, turns=12, wait=False, steps=27_000),
     ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
     ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
-    # Río hides only dice: few worlds lose little, and a step costs ~0.2 ms, three times
-    # Havana's. Its workers pay off a phase or more after they are placed: 4-turn playouts
-    # (2 worlds, 2 moves) won 4 of 5 two-seat games against easy where 2-turn ones (3 x 3)
-    # won 4 of 8; between moves their evaluation differed by 0.1-0.2 VP.
-    ("rio", "normal"): Rollout(worlds=2, top=2, turns=4, steps=2_500),
-    ("rio", "strong"): Rollout(worlds=4, top=3, turns=4, steps=8_000),
+    # Río hides only dice: fewer worlds lose little. The defaults took 1.9 s a normal move
+    # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game.
+    ("rio", "normal"): Rollout(worlds=3, top=3, turns=2),
+    ("rio", "strong"): Rollout(worlds=3, top=4, turns=3),
+}
+# Per game and player count, where measured better than the game's budget. Río's workers
+# pay off a phase or more after they are placed, and between moves a 2-turn playout's
+# evaluations differed by 0.1-0.2 VP: at 2 seats, 4-turn playouts (2 worlds, 2 moves,
+# capped at 2,500 moves applied; a step costs ~0.2 ms, three times Havana's) won 6 of 8
+# games against easy where 2-turn ones won 4 of 8 (seeds 1000-1007). At 3 and 4 seats they
+# won 1 of 4 and 0 of 4, as the 2-turn ones did, at p95 2.1 s a move (4 seats) instead of
+# 0.97 s: with three others to wait for, one world alone passes the cap.
+COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
+    ("rio", "normal", 2): Rollout(worlds=2, top=2, turns=4, steps=2_500),
+    ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000),
 }
 
 
-def rollout_budget(engine: Engine[Any], level: str) -> Rollout:
-    """The rollout budget of ``level`` (normal or strong) in ``engine``'s game."""
-    key = getattr(getattr(engine, "spec", None), "key", None)
-    return GAME_ROLLOUTS.get((str(key), level), ROLLOUTS[level])
+def rollout_budget(engine: Engine[Any], level: str, players: int | None = None) -> Rollout:
+    """The rollout budget of ``level`` (normal or strong) in ``engine``'s game, at
+    ``players`` seats where it has its own."""
+    key = str(getattr(getattr(engine, "spec", None), "key", None))
+    if players is not None and (key, level, players) in COUNT_ROLLOUTS:
+        return COUNT_ROLLOUTS[key, level, players]
+    return GAME_ROLLOUTS.get((key, level), ROLLOUTS[level])
 
 
 def ai_rng(game_seed: int, seat: int, move_number: int) -> random.Random:
@@ -106,9 +118,10 @@ def choose(engine: Engine[Any], state: Any, seat: int, level: str, game_seed: in
         return random_action(engine, state, seat, rng)
     if level == "easy":
         return greedy_action(engine, state, seat, rng, samples=EASY_SAMPLES)
-    return rollout_action(engine, state, seat, rng, rollout_budget(engine, level))
+    players = getattr(state, "num_players", None)
+    return rollout_action(engine, state, seat, rng, rollout_budget(engine, level, players))
 
 
-__all__ = ["DEFAULT_LEVEL", "GAME_ROLLOUTS", "LEVELS", "ROLLOUTS", "Rollout", "ai_rng",
-           "candidates", "check_level", "choose", "greedy_action", "level_rng", "random_action",
-           "rollout_action", "rollout_budget"]
+__all__ = ["COUNT_ROLLOUTS", "DEFAULT_LEVEL", "GAME_ROLLOUTS", "LEVELS", "ROLLOUTS", "Rollout",
+           "ai_rng", "candidates", "check_level", "choose", "greedy_action", "level_rng",
+           "random_action", "rollout_action", "rollout_budget"]
