@@ -10,10 +10,10 @@ from engines.base import (
     GameError,
     IllegalAction,
     InvalidAction,
-    InvalidState,
     Message,
     int_arg,
 )
+from engines.validators import StateValidator
 
 from .data import BUILDINGS, CARD_ORDER, MATERIALS
 from .payments import material_options, shortfall
@@ -182,6 +182,4 @@ def playable(s: State) -> None:
             raise _bad_state(f"seat {seat} is awaited but can do nothing")
 
 
-def _bad_state(message: str) -> InvalidState:
-    return InvalidState(f"Invalid Havana state: {message}", key="error.invalid_state",
-                        detail=message)
+_bad_state = StateValidator("Havana").fail  # worded as the state loader's refusals
