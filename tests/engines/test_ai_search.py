@@ -88,7 +88,7 @@ def test_budgets_are_per_game_where_measured() -> None:
     assert rollout_budget(PileEngine(), "normal") == ROLLOUTS["normal"]  # type: ignore[arg-type]
     rio = registry.get("rio")  # Río's 2-seat games play out further than its larger ones
     assert rollout_budget(rio, "normal", 2).turns > rollout_budget(rio, "normal", 4).turns
-    assert rollout_budget(rio, "normal", 4) == rollout_budget(rio, "normal")
+    assert rollout_budget(rio, "normal", 4).turns == rollout_budget(rio, "normal").turns
     for key in ("havana", "minos", "tuscany"):  # strong plays out more than normal
         normal, strong = (rollout_budget(registry.get(key), level)
                           for level in ("normal", "strong"))
