@@ -16,8 +16,8 @@ Adapted to this project's games:
 * **common random numbers** — every candidate is played out in the same worlds with the
   same playout generator, so the comparison between moves is not drowned by the luck of
   the draw (the variance of a *difference* is what decides);
-* **long games** — a playout is ``steps`` moves of the base policy (each mover's one-step
-  best; a hidden simultaneous pick at random), then ``evaluate``; an engine without
+* **long games** — a playout is ``turns`` decisions of the base policy (each mover's best
+  completed turn; a hidden simultaneous pick at random), then ``evaluate``; an engine without
   ``evaluate`` gets random playouts to the end instead;
 * **budget** — a fixed number of worlds, candidates and playout steps, and a cap on the
   moves applied (no world begun past it), so the move is the same on any machine.

@@ -224,7 +224,11 @@ async def merge_position(bot: LudoBot, game_id: int, base: dict[str, Any]) -> No
     Bob's (seat 1); the AI (seat 2) attacks and has a group far away. Written as a move
     would be: a new version."""
     repo = bot.service.repo
-    loaded = await repo.load_game(game_id)
+    for _ in range(1200):  # the AI's moves are searched apart: wait until a human is awaited
+        if 2 not in (await bot.service.view(game_id, None))["active"]:
+            break
+        await asyncio.sleep(0.1)  # a bound to catch a hang, not a speed check
+    loaded = await repo.load_game(game_id)  # the version the move below replaces
     assert loaded is not None
     s = ENGINE.from_dict(base)
     s.order, s.sub, s.phase = [0, 1, 2], "", "combat"
