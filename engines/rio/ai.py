@@ -26,6 +26,12 @@ SCALE = 5.0  # VP of lead for a standing of 0.75: a search needs returns that di
 STOCK, HOARD = 4, 0.3  # goods of one kind worth keeping; a hoard beyond, at this share
 PENDING = 0.8  # what a placed worker will bring, discounted: resolving it is always better
 HUT, HOUSE_EXTRA, CELL_WORKER, UPGRADE = 1.5, 2.0, 0.3, 0.3
+# A hut scores nothing: it is worth the house it may become (1 worker, 1 wood, 1 stone), so
+# only a few waiting huts at a time and less as the end nears. Valued flat, huts drew every
+# worker: a normal seat built 13 (the cap) by round 12, then its workers sat on empty
+# cells they could build nothing on, and it ended with 26 VP against easy's 109 and 56
+# (3 seats, seed 1000).
+HUTS_WAITING = 2
 LOCKED = 0.3  # a worker held on a ladder until it fills brings nothing else meanwhile
 INCOME = {"master_stonecutter": GOOD, "master_carpenter": GOOD, "master_craftsman": PRECIOUS,
           "master_merchant": PRECIOUS}
@@ -67,6 +73,9 @@ def worths(s: State) -> list[float]:
     over = set(s.order[:s.cur]) if s.phase == "effects" else set()
     mods: dict[int, int] = {}
     stay = [0] * s.num_players  # workers waiting on empty cells
+    waiting: list[tuple[int, int]] = []  # (seat, workers) on one empty cell
+    huts = [0] * s.num_players
+    dwellings = [0] * s.num_players
     for i, bld in enumerate(s.bld):
         owner = s.bown[i]
         if owner >= 0:
@@ -75,16 +84,36 @@ def worths(s: State) -> list[float]:
                 if q not in mods:
                     mods[q] = city.quarter_modifier(s, q, conn)
                 out[owner] += max(0, base + mods[q]) + HOUSE_EXTRA
+                dwellings[owner] += 1
+            elif bld == "hut":
+                huts[owner] += 1
+                dwellings[owner] += 1
             else:
                 out[owner] += HUT
         for who, n, role in s.cw[i]:
             if role == ROLE_STAY and not bld:
-                out[who] += CELL_WORKER * n
+                waiting.append((who, n))
                 stay[who] += n
             elif role == ROLE_ACT and who not in over:
                 out[who] += PENDING * ACTIVATION.get(bld, 0.0) * n
             elif role == ROLE_UPGRADE and who not in over:
                 out[who] += UPGRADE * n
+    # The next hut's worth: full for the first few waiting huts, a hoard's share beyond.
+    hut = [late * HUT * (1.0 if n < HUTS_WAITING else HOARD)
+           if dwellings[x] < BOARD.dwellings else 0.0 for x, n in enumerate(huts)]
+    for seat, n in enumerate(huts):
+        out[seat] += late * HUT * (min(n, HUTS_WAITING) + HOARD * max(0, n - HUTS_WAITING))
+    # Workers on an empty cell wait to build, and stay until they do: two or more are worth
+    # the hut they may make, one the 1-worker building its owner's goods pay for; where
+    # they can build nothing (one worker and no goods) they are lost until evicted.
+    for who, n in waiting:
+        p = s.players[who]
+        if n >= 2 and hut[who]:
+            out[who] += PENDING * hut[who]
+        elif p.wood >= 2 or p.stone >= 2 or (p.wood and p.stone):
+            out[who] += CELL_WORKER * n
+        else:
+            out[who] -= LOCKED * n
     for seat, cargo in enumerate(s.cargo):
         out[seat] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
     # A ladder pays out only when full: the more of it is filled, the likelier; one that

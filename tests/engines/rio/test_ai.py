@@ -12,9 +12,11 @@ from engines.ai import choose, random_action
 from engines.ai.greedy import only_generators_differ
 from engines.base import Action, offered
 from engines.rio import ENGINE, ai, trades
+from engines.rio.data import BOARD
+from engines.rio.state import ROLE_STAY, State
 from engines.rng import Rng
 
-from .helpers import do, game
+from .helpers import do, game, workers
 
 
 def test_the_ai_never_opens_the_trade_menu_while_it_has_a_game_move() -> None:
@@ -72,3 +74,42 @@ def test_a_placed_worker_is_worth_what_it_will_bring() -> None:
     before = ai.worths(s)[0]
     after = ai.worths(do(s, 0, "prod"))[0]
     assert after > before
+
+
+def _with_huts(s: State, seat: int, n: int) -> State:
+    out = s.clone()
+    empty = [i for i in range(len(out.bld)) if not out.bld[i] and not out.cw[i]
+             and BOARD.quarter_of[i] > 0]
+    for i in empty[:n]:
+        out.bld[i], out.bown[i] = "hut", seat
+    return out
+
+
+def test_a_hut_is_worth_the_house_it_may_become() -> None:
+    """A hut scores nothing at the end: its worth is the house it may become, so a few
+    waiting huts count and more count less, and none in the last round. Valued flat, huts
+    drew a normal seat's every worker (13 by round 12, then 26 VP against 109; 3 seats,
+    seed 1000)."""
+    s = game(2, 3)
+    first = ai.worths(_with_huts(s, 0, 1))[0] - ai.worths(s)[0]
+    fifth = ai.worths(_with_huts(s, 0, 5))[0] - ai.worths(_with_huts(s, 0, 4))[0]
+    assert first > 0 and 0 < fifth < first / 2
+    s.round = s.rounds
+    assert ai.worths(_with_huts(s, 0, 5))[0] < ai.worths(s)[0] + first
+
+
+def test_a_worker_that_can_build_nothing_is_a_loss() -> None:
+    """One worker on an empty cell and no goods builds nothing: it waits there for good."""
+    s = game(2, 3)
+    where = next(i for i in range(len(s.bld)) if not s.bld[i] and not s.cw[i]
+                 and BOARD.quarter_of[i] > 0)
+    s.players[0].wood = s.players[0].stone = 0
+    alone = s.clone()
+    workers(alone, 0, where, 1, ROLE_STAY)
+    pair = s.clone()
+    workers(pair, 0, where, 2, ROLE_STAY)
+    assert ai.worths(alone)[0] < ai.worths(s)[0] < ai.worths(pair)[0]
+    s.players[0].wood = 2  # a stonecutter: 1 worker and 2 wood
+    stocked = s.clone()
+    workers(stocked, 0, where, 1, ROLE_STAY)
+    assert ai.worths(stocked)[0] > ai.worths(s)[0]
