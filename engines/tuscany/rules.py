@@ -288,11 +288,16 @@ def _legal_improve(s: State) -> list[Action]:
 def _legal_frame(s: State, p: Player, f: Frame) -> list[Action]:
     k = f.kind
     if k == "main":
-        out = [act("draw")]
+        out = []
         if any(t is not None for t in s.display):
             out.append(act("take"))
         if placeable_slots(p):
             out.append(act("place"))
+        # Draw needs a card to draw (docs/rules/tuscany.md): with the deck and its discard
+        # empty it would be a pass, which the game has not, and AI seats passed for 1,400
+        # moves rather than end the round behind (2 seats, seed 1003).
+        if s.deck or s.discard or not out:
+            out.insert(0, act("draw"))
         return out
     if k == "take":
         out = [act("pick", str(i)) for i, t in enumerate(s.display) if t is not None]

@@ -134,6 +134,19 @@ def test_card_deck_reshuffles_the_discard_when_empty() -> None:
     assert len(out.state.deck) == before + 1 - 3 and not out.state.discard
 
 
+def test_no_draw_once_every_card_is_in_a_hand() -> None:
+    """Drawing from an empty deck with an empty discard would be a pass, which the game has
+    not (docs/rules/tuscany.md): two AI seats passed so for 1,400 moves (seed 1003)."""
+    s = ready()
+    s.deck, s.discard = [], []
+    assert legal(s) == ["take"]
+    with pytest.raises(IllegalAction):
+        do(s, 0, "draw")
+    assert E.skip_action(s, 0) is None  # a missed deadline: the AI plays the turn
+    s.discard = [0]
+    assert legal(s) == ["draw", "take"]
+
+
 def test_take_stores_the_tile_and_refills_from_the_leftmost_pile() -> None:
     s = ready()
     tile = s.display[3]
