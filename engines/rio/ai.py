@@ -127,8 +127,12 @@ def worths(s: State) -> list[float]:
     for name, spaces in s.ladders.items():
         vps = BOARD.ladders[name].vps(s.num_players)
         filled = sum(1 for who in spaces if who >= 0)
+        if filled == len(spaces) and s.ladder_last[name] >= 0:
+            out[s.ladder_last[name]] += BOARD.ladders[name].bonus
         for k, who in enumerate(spaces):
-            if who >= 0:
+            if who >= 0 and filled == len(spaces):
+                out[who] += vps[k]  # full: it pays when the placements end, for certain
+            elif who >= 0:
                 free = BOARD.workers - 1 - held[who] - stay[who]
                 likely = (0.4 + 0.6 * filled / len(spaces)
                           if filled + free >= len(spaces) else 0.2)

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engines.ai import choose, random_action
 from engines.ai.greedy import only_generators_differ
 from engines.base import Action, offered
-from engines.rio import ENGINE, ai, trades
+from engines.rio import ENGINE, ai, rules, trades
 from engines.rio.data import BOARD
 from engines.rio.state import ROLE_STAY, State
 from engines.rng import Rng
 
-from .helpers import do, game, workers
+from .helpers import do, game, run, workers
 
 
 def test_the_ai_never_opens_the_trade_menu_while_it_has_a_game_move() -> None:
@@ -113,3 +115,17 @@ def test_a_worker_that_can_build_nothing_is_a_loss() -> None:
     stocked = s.clone()
     workers(stocked, 0, where, 1, ROLE_STAY)
     assert ai.worths(stocked)[0] > ai.worths(s)[0]
+
+
+@pytest.mark.parametrize("name", ["fort", "port", "palace"])
+def test_a_full_ladder_is_worth_its_payout_before_it_pays(name: str) -> None:
+    """A full ladder pays for certain when the placements end: counted at a discount, it
+    made ending them ("done") worth the completer's bonus, and a normal seat's every
+    placement gave way to "done" (3 seats, seed 1000, move 75)."""
+    s = game(2, 3)
+    s.ladders[name] = [0] * len(s.ladders[name])
+    s.ladder_last[name] = 0
+    s.players[0].supply -= len(s.ladders[name])
+    before = ai.worths(s)
+    after, _ = run(s, rules.complete_ladder, name)
+    assert ai.worths(after) == pytest.approx(before)
