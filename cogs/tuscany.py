@@ -108,13 +108,20 @@ def _pending(view: dict[str, Any], locale: str) -> list[str]:
 
 def _ask(view: dict[str, Any], locale: str) -> list[str]:
     """What the step asks; when no stored tile can be placed, the action menu says so and
-    why (the engine names the reason in the seat's own view)."""
+    why (the engine names the reason in the seat's own view); with every card in a hand,
+    there is nothing to draw (docs/rules/tuscany.md, ruling 15)."""
     step = step_of(view)
+    if step != "main":
+        return [t(f"tuscany.panel.ask.{step}", locale)]
     cannot_place = view.get("cannot_place")
-    if step == "main" and cannot_place:
-        return [t("tuscany.panel.ask.main_no_place", locale),
-                t("tuscany.panel.no_place", locale, reason=t(cannot_place, locale))]
-    return [t(f"tuscany.panel.ask.{step}", locale)]
+    no_draw = not view["deck"] and not view["discard"] and (
+        any(view["display"]) or not cannot_place)
+    key = ("main_take_only" if cannot_place else "main_no_draw") if no_draw else (
+        "main_no_place" if cannot_place else "main")
+    lines = [t(f"tuscany.panel.ask.{key}", locale)]
+    if cannot_place:
+        lines.append(t("tuscany.panel.no_place", locale, reason=t(cannot_place, locale)))
+    return lines
 
 
 class TuscanyPresenter:

@@ -100,3 +100,21 @@ def test_the_action_menu_says_why_no_stored_tile_can_be_placed(locale: str) -> N
     text = PRESENTER.panel_text(ENGINE.view(state, 0), 0, locale)
     assert t("tuscany.panel.ask.main", locale) in text
     assert t("tuscany.panel.ask.main_no_place", locale) not in text
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_action_menu_says_when_no_card_is_left_to_draw(locale: str) -> None:
+    from tests.engines.tuscany.helpers import grab, hand, ready
+
+    state = ready()
+    state.players[0].storage[0] = grab(state, "F")  # placeable by the castle, and paid
+    hand(state, 0, f=2)
+    state.deck, state.discard = [], []  # every card in a hand (ruling 15)
+    text = PRESENTER.panel_text(ENGINE.view(state, 0), 0, locale)
+    assert t("tuscany.panel.ask.main_no_draw", locale) in text
+    assert [str(a) for a in ENGINE.legal_actions(state, 0)] == ["take", "place"]
+    state.players[0].storage[0] = None  # nothing stored: take is all that is left
+    text = PRESENTER.panel_text(ENGINE.view(state, 0), 0, locale)
+    assert t("tuscany.panel.ask.main_take_only", locale) in text
+    assert t("tuscany.panel.ask.main_no_place", locale) not in text
+    assert t("tuscany.error.storage_empty", locale) in text
