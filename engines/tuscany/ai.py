@@ -11,8 +11,8 @@ from __future__ import annotations
 from engines.ai.defaults import deal, fresh_seed, reshuffle, standing
 from engines.rng import Rng
 
-from .data import JOKER, ZONE_POINTS
-from .rules import geo, standing_key
+from .data import JOKER, TILES, ZONE_POINTS
+from .rules import frontier, geo, standing_key
 from .state import Player, State
 
 SCALE = 6.0  # projected VP of lead for odds of e:1
@@ -40,6 +40,11 @@ def determinize(s: State, seat: int, rng: Rng) -> State:
     return out
 
 
+def _fits(tile: int, open_colours: set[int]) -> bool:
+    """Whether a free space by the region has the tile's colour (a joker: any)."""
+    return bool(open_colours) if tile == JOKER else TILES[tile].colour in open_colours
+
+
 def projected(s: State, p: Player) -> float:
     """Red VP now, green VP times the scorings still to come, half the worth of zones
     under way, and what stored tiles and resources may still become."""
@@ -52,7 +57,15 @@ def projected(s: State, p: Player) -> float:
         filled = sum(1 for x in zone if p.board[x] is not None)
         if 0 < filled < len(zone):
             partial += 0.5 * ZONE_POINTS[len(zone)] * (filled / len(zone)) ** 1.5
-    stored = sum(1 for t in p.storage if t is not None)
+    # a stored tile with no free space of its colour by the region is worth less: taking
+    # such tiles (and boxing one for another) kept an easy seat busy while it placed one
+    # tile in a game (3 seats, seed 1008)
+    if any(t is not None for t in p.storage):
+        open_colours = {g.colours[x] for x in frontier(p, g)}
+        stored = sum(1.0 if _fits(t, open_colours) else 0.4
+                     for t in p.storage if t is not None)
+    else:
+        stored = 0.0
     jokers = sum(1 for t in p.storage if t == JOKER)
     resources = (0.8 * stored + 0.4 * jokers + 0.25 * p.workers + 0.3 * p.marbles
                  + 0.15 * min(sum(p.hand), 10))
