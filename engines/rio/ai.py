@@ -98,18 +98,26 @@ def worths(s: State) -> list[float]:
                 out[who] += PENDING * ACTIVATION.get(bld, 0.0) * n
             elif role == ROLE_UPGRADE and who not in over:
                 out[who] += UPGRADE * n
-    # The next hut's worth: full for the first few waiting huts, a hoard's share beyond.
-    hut = [late * HUT * (1.0 if n < HUTS_WAITING else HOARD)
-           if dwellings[x] < BOARD.dwellings else 0.0 for x, n in enumerate(huts)]
+    def hut(seat: int, k: int) -> float:
+        """The worth of the seat's k-th hut (from 0): full for the first few waiting huts,
+        a hoard's share beyond, nothing past the seat's dwellings."""
+        if dwellings[seat] - huts[seat] + k >= BOARD.dwellings:
+            return 0.0
+        return late * HUT * (1.0 if k < HUTS_WAITING else HOARD)
+
     for seat, n in enumerate(huts):
-        out[seat] += late * HUT * (min(n, HUTS_WAITING) + HOARD * max(0, n - HUTS_WAITING))
+        out[seat] += sum(hut(seat, k) for k in range(n))
     # Workers on an empty cell wait to build, and stay until they do: two or more are worth
-    # the hut they may make, one the 1-worker building its owner's goods pay for; where
-    # they can build nothing (one worker and no goods) they are lost until evicted.
+    # the hut they may make (the seat's next huts in turn, so that building one never
+    # lowers the others' worth), one the 1-worker building its owner's goods pay for;
+    # where they can build nothing (one worker and no goods) they are lost until evicted.
+    coming = huts[:]
     for who, n in waiting:
         p = s.players[who]
-        if n >= 2 and hut[who]:
-            out[who] += PENDING * hut[who]
+        worth = hut(who, coming[who]) if n >= 2 else 0.0
+        if worth:
+            out[who] += PENDING * worth
+            coming[who] += 1
         elif p.wood >= 2 or p.stone >= 2 or (p.wood and p.stone):
             out[who] += CELL_WORKER * n
         else:

@@ -129,3 +129,20 @@ def test_a_full_ladder_is_worth_its_payout_before_it_pays(name: str) -> None:
     before = ai.worths(s)
     after, _ = run(s, rules.complete_ladder, name)
     assert ai.worths(after) == pytest.approx(before)
+
+
+def test_building_a_hut_on_a_waiting_pair_always_gains() -> None:
+    """Pairs of workers waiting on empty cells are worth the seat's next huts in turn:
+    valued each as the next hut, building one lowered the others' worth, and an easy seat
+    left 8 workers waiting for 16 rounds (2 seats, seed 1005)."""
+    s = game(2, 3)
+    cells = [i for i in range(len(s.bld)) if not s.bld[i] and not s.cw[i]
+             and BOARD.quarter_of[i] > 0][:5]
+    s.bld[cells[0]], s.bown[cells[0]] = "hut", 0
+    for i in cells[1:]:
+        workers(s, 0, i, 2, ROLE_STAY)
+    built = s.clone()
+    built.cw[cells[1]] = []
+    built.bld[cells[1]], built.bown[cells[1]] = "hut", 0
+    built.players[0].supply += 2
+    assert ai.worths(built)[0] > ai.worths(s)[0]
