@@ -98,6 +98,7 @@ def worths(s: State) -> list[float]:
                 out[who] += PENDING * ACTIVATION.get(bld, 0.0) * n
             elif role == ROLE_UPGRADE and who not in over:
                 out[who] += UPGRADE * n
+
     def hut(seat: int, k: int) -> float:
         """The worth of the seat's k-th hut (from 0): full for the first few waiting huts,
         a hoard's share beyond, nothing past the seat's dwellings."""
