@@ -108,16 +108,15 @@ def _pending(view: dict[str, Any], locale: str) -> list[str]:
 
 def _ask(view: dict[str, Any], locale: str) -> list[str]:
     """What the step asks; when no stored tile can be placed, the action menu says so and
-    why (the engine names the reason in the seat's own view); with every card in a hand,
-    there is nothing to draw (docs/rules/tuscany.md, ruling 15)."""
+    why (the engine names the reason in the seat's own view), and likewise when there is no
+    card left to draw (the view's ``no_draw``)."""
     step = step_of(view)
     if step != "main":
         return [t(f"tuscany.panel.ask.{step}", locale)]
     cannot_place = view.get("cannot_place")
-    no_draw = not view["deck"] and not view["discard"] and (
-        any(view["display"]) or not cannot_place)
-    key = ("main_take_only" if cannot_place else "main_no_draw") if no_draw else (
-        "main_no_place" if cannot_place else "main")
+    keys = {(False, False): "main", (False, True): "main_no_place",
+            (True, False): "main_no_draw", (True, True): "main_take_only"}
+    key = keys[bool(view.get("no_draw")), bool(cannot_place)]
     lines = [t(f"tuscany.panel.ask.{key}", locale)]
     if cannot_place:
         lines.append(t("tuscany.panel.no_place", locale, reason=t(cannot_place, locale)))

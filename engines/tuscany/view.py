@@ -67,6 +67,15 @@ def _cannot_place(s: State, seat: int | None) -> str | None:
     return None if placeable_slots(p) else place_reason(p).key
 
 
+def _no_draw(s: State, seat: int | None) -> bool:
+    """For the viewer choosing their turn's action: whether Draw is left out, every card
+    being in a hand (docs/rules/tuscany.md, ruling 15)."""
+    if seat is None or s.phase != "play" or s.current != seat or not s.stack \
+            or s.stack[-1].kind != "main":
+        return False
+    return all(a.kind != "draw" for a in legal(s, seat))
+
+
 def _targets(s: State, seat: int | None) -> list[str]:
     """For the viewer who must choose a space now (a tile's space, or the start castle's):
     the labels of the spaces they may choose (affordability names their cards: own view)."""
@@ -101,5 +110,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                     for c in range(8)},
         "players": [_player_view(s, i, i == seat) for i in range(s.num_players)],
         "cannot_place": _cannot_place(s, seat),
+        "no_draw": _no_draw(s, seat),
         "targets": _targets(s, seat),
     }

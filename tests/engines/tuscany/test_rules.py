@@ -143,8 +143,10 @@ def test_no_draw_once_every_card_is_in_a_hand() -> None:
     with pytest.raises(IllegalAction):
         do(s, 0, "draw")
     assert E.skip_action(s, 0) is None  # a missed deadline: the AI plays the turn
+    assert E.view(s, 0)["no_draw"] and not E.view(s, 1)["no_draw"]  # the panel's wording
     s.discard = [0]
     assert legal(s) == ["draw", "take"]
+    assert not E.view(s, 0)["no_draw"]
 
 
 def test_take_stores_the_tile_and_refills_from_the_leftmost_pile() -> None:
