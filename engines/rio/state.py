@@ -98,10 +98,12 @@ class Combat:
     roll: list[int] = field(default_factory=list)
 
     def clone(self) -> Combat:
-        """A deep copy field by field (see :meth:`State.clone`)."""
+        """A deep copy field by field (see :meth:`State.clone`); the stacks are flat
+        [edge, n] pairs (checked on load)."""
         return Combat(
             enemy=self.enemy, attacker=self.attacker, step=self.step, forced=self.forced,
-            stacks=_cp(self.stacks), staged_log=_cp(self.staged_log), to_stage=self.to_stage,
+            stacks=[st[:] for st in self.stacks], staged_log=[st[:] for st in self.staged_log],
+            to_stage=self.to_stage,
             shooter=self.shooter, cannon_cap=self.cannon_cap, kills=self.kills,
             recruiters=self.recruiters[:], recruit_idx=self.recruit_idx,
             free_left=self.free_left, bought=self.bought,
