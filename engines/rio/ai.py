@@ -57,7 +57,19 @@ def _character(s: State, char: str, conn: set[int]) -> float:
 def _goods(n: int, worth: float) -> float:
     """A stock of one good: beyond what a round or two can spend, a hoard is worth less
     (at 4-5 seats easy produced every round and held 15+ goods it never used)."""
-    return worth * min(n, STOCK) + HOARD * worth * max(0, n - STOCK)
+    if n <= STOCK:  # the hoard term is 0.0: the same float as the formula below
+        return worth * n
+    return worth * STOCK + HOARD * worth * (n - STOCK)
+
+
+_CELLS = range(BOARD.ncells)
+
+
+def _started(ladders: dict[str, list[int]]) -> list[tuple[str, list[int]]]:
+    """The ladders with a worker on them (or no space at all), in order: an empty one adds
+    nothing to any worth."""
+    return [(name, spaces) for name, spaces in ladders.items()
+            if not (spaces and spaces.count(-1) == len(spaces))]
 
 
 def worths(s: State) -> list[float]:
@@ -76,8 +88,10 @@ def worths(s: State) -> list[float]:
     waiting: list[tuple[int, int]] = []  # (seat, workers) on one empty cell
     huts = [0] * s.num_players
     dwellings = [0] * s.num_players
-    for i, bld in enumerate(s.bld):
-        owner = s.bown[i]
+    for i, owner, here in zip(_CELLS, s.bown, s.cw, strict=True):
+        if owner < 0 and not here:
+            continue  # most of the city: nothing to count
+        bld = s.bld[i]
         if owner >= 0:
             if bld == "house":
                 q = BOARD.quarter_of[i]
@@ -90,7 +104,7 @@ def worths(s: State) -> list[float]:
                 dwellings[owner] += 1
             else:
                 out[owner] += HUT
-        for who, n, role in s.cw[i]:
+        for who, n, role in here:
             if role == ROLE_STAY and not bld:
                 waiting.append((who, n))
                 stay[who] += n
@@ -107,7 +121,8 @@ def worths(s: State) -> list[float]:
         return late * HUT * (1.0 if k < HUTS_WAITING else HOARD)
 
     for seat, n in enumerate(huts):
-        out[seat] += sum(hut(seat, k) for k in range(n))
+        if n:
+            out[seat] += sum(hut(seat, k) for k in range(n))
     # Workers on an empty cell wait to build, and stay until they do: two or more are worth
     # the hut they may make (the seat's next huts in turn, so that building one never
     # lowers the others' worth), one the 1-worker building its owner's goods pay for;
@@ -124,16 +139,18 @@ def worths(s: State) -> list[float]:
         else:
             out[who] -= LOCKED * n
     for seat, cargo in enumerate(s.cargo):
-        out[seat] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
+        if any(cargo):
+            out[seat] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
     # A ladder pays out only when full: the more of it is filled, the likelier; one that
     # the seat could not fill with its own free workers is a trap (at 5 seats a 10-space
     # ladder held 7 of easy's 9 workers for the whole game).
+    started = _started(s.ladders)
     held = [0] * s.num_players
-    for spaces in s.ladders.values():
+    for _, spaces in started:
         for who in spaces:
             if who >= 0:
                 held[who] += 1
-    for name, spaces in s.ladders.items():
+    for name, spaces in started:
         vps = BOARD.ladders[name].vps(s.num_players)
         filled = sum(1 for who in spaces if who >= 0)
         if filled == len(spaces) and s.ladder_last[name] >= 0:

@@ -13,7 +13,10 @@ B = BOARD
 
 
 def workers_on(s: State, cell: int, seat: int | None = None, role: int | None = None) -> int:
-    return sum(w[1] for w in s.cw[cell]
+    here = s.cw[cell]
+    if not here:  # most cells, asked at every placement menu: no sum to set up
+        return 0
+    return sum(w[1] for w in here
                if (seat is None or w[0] == seat) and (role is None or w[2] == role))
 
 
@@ -58,32 +61,30 @@ def reachable(s: State, seat: int) -> set[int]:
     return {i for i in cells if i not in B.reserved and s.bld[i] not in ("palace", "cathedral")}
 
 
+_VERTICES = {e: B.edge_vertices(e) for e in B.road_edges}  # the board's, parsed once
+
+
 def _road_graph(s: State) -> dict[tuple[int, int], list[tuple[int, int]]]:
     graph: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for e in s.roads:
-        a, b = B.edge_vertices(e)
+        a, b = _VERTICES.get(e) or B.edge_vertices(e)
         graph.setdefault(a, []).append(b)
         graph.setdefault(b, []).append(a)
     return graph
 
 
 def connected_quarters(s: State) -> set[int]:
-    """Quarters whose centre is joined to the Plaza boundary by roads (§1.7)."""
+    """Quarters whose centre is joined to the Plaza boundary by roads (§1.7): one search
+    from the boundary over the roads, not one per quarter (every evaluation asks)."""
     graph = _road_graph(s)
-    out = set()
-    for q, centre in B.centres.items():
-        seen = {centre}
-        todo = [centre]
-        while todo:
-            v = todo.pop()
-            if v in B.plaza_vertices:
-                out.add(q)
-                break
-            for w in graph.get(v, ()):
-                if w not in seen:
-                    seen.add(w)
-                    todo.append(w)
-    return out
+    reached = set(B.plaza_vertices)
+    todo = [v for v in B.plaza_vertices if v in graph]
+    while todo:
+        for w in graph[todo.pop()]:
+            if w not in reached:
+                reached.add(w)
+                todo.append(w)
+    return {q for q, centre in B.centres.items() if centre in reached}
 
 
 def activation_limit(s: State, cell: int, connected: set[int] | None = None) -> int:

@@ -179,6 +179,13 @@ def city_cells(s: State, seat: int) -> dict[int, list[int]]:
     return out
 
 
+def city_open(s: State, seat: int) -> bool:
+    """Whether ``seat`` has a placement action on any city cell: all the top menu needs,
+    so the search stops at the first such cell instead of listing them all."""
+    conn = city.connected_quarters(s)
+    return any(cell_actions(s, seat, i, conn) for i in city.reachable(s, seat))
+
+
 def ladder_open(s: State, seat: int, name: str) -> bool:
     spaces = s.ladders[name]
     if name in s.closed or -1 not in spaces:
@@ -206,7 +213,7 @@ def legal_place(s: State, seat: int) -> list[A]:
     if sub == "":
         out: list[A] = []
         if left > 0:
-            if city_cells(s, seat):
+            if city_open(s, seat):
                 out.append(A("city"))
             if any(ladder_open(s, seat, n) and ladder_payments(s, seat, n) for n in LADDERS):
                 out.append(A("ladder"))
@@ -490,8 +497,8 @@ def my_items(s: State, seat: int) -> list[A]:
         out.append(A("crafts"))
     if load_room(s, seat) > 0 and any(getattr(s.players[seat], r) for r in RESOURCES):
         out.append(A("load"))
-    out += [A("cell", (B.token(i),)) for i in range(B.ncells)
-            if workers_on(s, i, seat) and cell_effects(s, seat, i)]
+    out += [A("cell", (B.token(i),)) for i, here in enumerate(s.cw)
+            if here and workers_on(s, i, seat) and cell_effects(s, seat, i)]
     if s.players[seat].claim:
         out.append(A("claim"))
     return out

@@ -60,6 +60,10 @@ class Group:
     stopped: bool = False
     bonus: bool = False
 
+    def clone(self) -> Group:
+        return Group(self.gid, self.cell, self.edge, self.pawns[:], self.moves, self.fought,
+                     self.stopped, self.bonus)
+
 
 @dataclass(slots=True)
 class Combat:
@@ -92,6 +96,22 @@ class Combat:
     frozen: list[int] = field(default_factory=list)
     sub: str = ""
     roll: list[int] = field(default_factory=list)
+
+    def clone(self) -> Combat:
+        """A deep copy field by field (see :meth:`State.clone`); the stacks are flat
+        [edge, n] pairs (checked on load)."""
+        return Combat(
+            enemy=self.enemy, attacker=self.attacker, step=self.step, forced=self.forced,
+            stacks=[st[:] for st in self.stacks], staged_log=[st[:] for st in self.staged_log],
+            to_stage=self.to_stage,
+            shooter=self.shooter, cannon_cap=self.cannon_cap, kills=self.kills,
+            recruiters=self.recruiters[:], recruit_idx=self.recruit_idx,
+            free_left=self.free_left, bought=self.bought,
+            groups=[g.clone() for g in self.groups], next_gid=self.next_gid,
+            order=self.order[:], turn=self.turn, sel=self.sel, round=self.round,
+            quiet=self.quiet, provoked=self.provoked, first=self.first,
+            pending=self.pending.copy(), hold=self.hold[:], keep_pending=self.keep_pending[:],
+            frozen=self.frozen[:], sub=self.sub, roll=self.roll[:])
 
 
 @dataclass(slots=True)
@@ -144,38 +164,38 @@ class State:
     final: dict[str, list[int]] = field(default_factory=dict)  # end-scoring breakdown
 
     def clone(self) -> State:
-        """A deep copy, ~20x cheaper than ``copy.deepcopy`` (playouts clone every step)."""
-        new = copy.copy(self)
-        for name in _FLAT:
-            setattr(new, name, getattr(self, name)[:])
-        for name in _CONTAINERS:
-            setattr(new, name, _cp(getattr(self, name)))
-        new.players = [p.clone() for p in self.players]
-        new.cw = [[w[:] for w in cell] if cell else [] for cell in self.cw]
-        if self.combat is not None:
-            c = copy.copy(self.combat)
-            for name in _COMBAT_CONTAINERS:
-                setattr(c, name, _cp(getattr(self.combat, name)))
-            c.groups = [Group(g.gid, g.cell, g.edge, g.pawns[:], g.moves, g.fought, g.stopped,
-                              g.bonus) for g in self.combat.groups]
-            new.combat = c
-        return new
+        """A deep copy written out field by field, each as its annotation says it is built
+        (playouts clone every step): half the cost of copying by field name lists, over
+        10x cheaper than ``copy.deepcopy``. Fields typed ``Any`` inside are walked."""
+        return State(
+            num_players=self.num_players, rng=self.rng, options=_cp(self.options),
+            rounds=self.rounds, players=[p.clone() for p in self.players],
+            order=self.order[:], natives=self.natives, pirates=self.pirates,
+            round=self.round, phase=self.phase, cur=self.cur,
+            bld=self.bld[:], bown=self.bown[:], built=self.built[:], acts=self.acts[:],
+            cw=[[w[:] for w in cell] if cell else [] for cell in self.cw],
+            ladders={k: v[:] for k, v in self.ladders.items()},
+            ladder_last=self.ladder_last.copy(), closed=self.closed[:],
+            reserved=self.reserved.copy(), walls=self.walls[:], roads=self.roads[:],
+            pieces_used=self.pieces_used, prod=self.prod[:], prod_done=self.prod_done[:],
+            agri=self.agri[:], crafts=self.crafts[:], quay=self.quay[:],
+            loaded=self.loaded[:], bids=self.bids[:], claims=self.claims.copy(),
+            chars={k: v[:] for k, v in self.chars.items()},
+            ship_at_sea=self.ship_at_sea, ship_return=self.ship_return,
+            cargo=[c[:] for c in self.cargo], ship_order=self.ship_order,
+            quay_open=self.quay_open, queue=_cp(self.queue), incomes=self.incomes[:],
+            sub=self.sub, combat=None if self.combat is None else self.combat.clone(),
+            trades=_cp(self.trades), drafts=_cp(self.drafts), next_trade=self.next_trade,
+            last_roll=self.last_roll[:], final={k: v[:] for k, v in self.final.items()})
 
 
 def _cp(value: Any) -> Any:
+    """A deep copy of JSON-like lists and dicts (the fields typed ``Any`` inside)."""
     if isinstance(value, list):
         return [_cp(v) if isinstance(v, (list, dict)) else v for v in value]
     if isinstance(value, dict):
         return {k: _cp(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
     return value
-
-
-_FLAT = ("order", "bld", "bown", "built", "acts", "closed", "walls", "roads", "prod",
-         "prod_done", "agri", "crafts", "quay", "loaded", "bids", "incomes", "last_roll")
-_CONTAINERS = ("options", "ladders", "ladder_last", "reserved", "claims", "chars", "cargo",
-               "queue", "trades", "drafts", "final")
-_COMBAT_CONTAINERS = ("stacks", "staged_log", "recruiters", "order", "pending", "hold",
-                      "keep_pending", "frozen", "roll")
 
 
 def workers_out(s: State, seat: int) -> int:

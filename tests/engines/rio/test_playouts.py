@@ -286,3 +286,40 @@ def test_clone_is_deep_and_equal() -> None:
     assert s.players[0].trusts == [] and s.cw[0] == [] and copy != s
     assert len(s.combat.groups[0].pawns) < len(copy.combat.groups[0].pawns)
     assert ["h.0.0", 1] not in s.combat.stacks and s.ladders["fort"][0] != 99
+
+
+def _assert_unshared(a: object, b: object, path: str) -> None:
+    """No list, dict or record of ``b`` is one of ``a``'s, however deep."""
+    import dataclasses
+
+    if isinstance(a, (list, dict)) or dataclasses.is_dataclass(a):
+        assert a is not b, path
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _assert_unshared(x, y, f"{path}[{i}]")
+    elif isinstance(a, dict) and isinstance(b, dict):
+        for key, value in a.items():
+            _assert_unshared(value, b[key], f"{path}.{key}")
+    elif dataclasses.is_dataclass(a):
+        for f in dataclasses.fields(a):
+            _assert_unshared(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+
+
+def test_clone_shares_no_container() -> None:
+    """``State.clone`` copies field by field: every field, the combat's and the ones typed
+    ``Any`` inside (trades, drafts, the task queue) included, must come out unshared."""
+    from tests.renderers.rio_states import play_until
+
+    s = play_until("combat", 4, 2)
+    s.queue = [["walls", 0, 3]]
+    s.drafts = {"1": {"give": {"wood": 1}, "want": {}, "to": -1}}
+    s.trades = [{"id": 1, "from": 0, "to": -1, "give": {"wood": 1}, "want": {"stone": 2},
+                 "declined": [2]}]
+    s.final = {"0": [1, 2, 3]}
+    s.chars = {"general": [0, 1]}
+    s.players[1].trusts = [0]
+    assert s.combat is not None and s.combat.groups
+    s.combat.pending = {"gid": 1}
+    copy = s.clone()
+    assert copy == s
+    _assert_unshared(s, copy, "state")
