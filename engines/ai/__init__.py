@@ -61,7 +61,7 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
 # Per game and player count, where measured better than the game's budget. Río's workers
 # pay off a phase or more after they are placed, and between moves a 2-turn playout's
 # evaluations differed by 0.1-0.2 VP: at 2 seats, 4-turn playouts (2 worlds, 2 moves,
-# capped at 2,500 moves applied; a step costs ~0.2 ms, three times Havana's) won 6 of 8
+# capped at 2,500 moves applied; a step cost ~0.2 ms, three times Havana's) won 6 of 8
 # games against easy where 2-turn ones won 4 of 8 (seeds 1000-1007). At 3 and 4 seats they
 # won 1 of 4 and 0 of 4, as the 2-turn ones did, at p95 2.1 s a move (4 seats) instead of
 # 0.97 s: with three others to wait for, one world alone passes the cap.
@@ -70,10 +70,13 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
 # (3 %, up to 2.3 s). Río's seats place more workers since its evaluation was mended, and
 # one world of 3 candidates passes the cap alone: 2 candidates took p95 0.91 s a move
 # where 3 took 1.23 s (51 positions of a 4-seat game; 5 seats 0.67 s against 1.16 s).
+# One line still passed the cap alone (3,500 moves, a 5-seat effects turn), 3 of 104 moves
+# over 1 s (max 1.5 s): lines limited to 1,200 moves and worlds to 2,000, max 0.79 s.
 COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     ("rio", "normal", 2): Rollout(worlds=2, top=2, turns=4, steps=2_500),
     ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000),
-    **{("rio", "normal", n): Rollout(worlds=3, top=2, turns=2, steps=3_000) for n in (3, 4, 5)},
+    **{("rio", "normal", n): Rollout(worlds=3, top=2, turns=2, steps=2_000, line_steps=1_200)
+       for n in (3, 4, 5)},
     ("minos", "normal", 4): Rollout(worlds=6, top=3, turns=4, steps=10_000),
     # Tuscany's seats place more tiles since stored tiles that fit count more, and the
     # 4-seat moves ran p95 1.29 s; capped, 0.71 s where uncapped 0.98 s (33 positions).

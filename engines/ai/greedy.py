@@ -18,7 +18,7 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .moves import candidates, determinize, share, step
+from .moves import applied, candidates, determinize, share, step
 
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
 PLAYOUT_STEPS = 24  # steps played after a simultaneous move before it is scored
@@ -148,7 +148,8 @@ def reversible(engine: Engine[Any], state: Any, seat: int, move: Action) -> bool
 
 
 def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int,
-                 seen: list[Any] | None = None, seat: int | None = None) -> Any:
+                 seen: list[Any] | None = None, seat: int | None = None,
+                 limit: int | None = None) -> Any:
     """``turns`` decisions of the easy policy for whoever moves: each candidate move is
     applied, the mover's own follow-up steps completed greedily, and the best completed
     turn is kept. A hidden simultaneous pick stays random and does not count: what it does
@@ -167,14 +168,20 @@ def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int
     at once ("done") reached one more of its own turns within the horizon than a move
     that uses it, and won the Río comparisons inspected for it. It waits ``turns`` more
     decisions at most (a combat that ends the seat's part of a phase made a Río move
-    cost 5 s of CPU, waiting for the next phase)."""
+    cost 5 s of CPU, waiting for the next phase).
+
+    With ``limit``, no decision is begun once the playout has applied that many moves
+    (counted by :func:`engines.ai.moves.counting`): it caps the one line that would run
+    for seconds (a Río effects turn with four seats to wait for took 3,500 moves a line)."""
+    start = applied()
     done = 0
     trail = list(seen) if seen else [state]
     last = engine.active_players(state)
     for _ in range(TURN_PLAYOUT_STEPS):
         active = engine.active_players(state)
         if engine.is_over(state) or not active or (
-                done >= turns and (seat is None or seat in active or done >= 2 * turns)):
+                done >= turns and (seat is None or seat in active or done >= 2 * turns)) or (
+                limit is not None and applied() - start >= limit):
             break
         if active != last:
             trail, last = [state], active

@@ -119,6 +119,12 @@ def counting() -> Iterator[Work]:
         _WORK.reset(token)
 
 
+def applied() -> int:
+    """Moves applied so far in the enclosing :func:`counting` block (0 outside one)."""
+    work = _WORK.get()
+    return work.steps if work is not None else 0
+
+
 def step(engine: Engine[Any], state: Any, seat: int, action: Action) -> Any:
     """Apply an offered move on the fast path (``apply`` where an engine written before
     contract v2 has no ``apply_unchecked``)."""

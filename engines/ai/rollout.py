@@ -51,6 +51,9 @@ class Rollout:
     # Share ``worlds x top`` playouts by sequential halving (:func:`halving`) rather than
     # play every candidate in every world: more candidates, the best played out most.
     halving: bool = False
+    # No playout decision begun once the line has applied this many moves
+    # (``greedy.turn_playout``'s ``limit``): where one world alone passes ``steps``.
+    line_steps: int | None = None
 
 
 def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
@@ -125,7 +128,8 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
                     continue
                 after = step(engine, world, seat, moves[i])
                 gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
-                after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait)
+                after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait,
+                                      budget.line_steps)
                          if greedy else _random_playout(engine, after, gen))
                 value = share(engine, after, seat)
                 if dice_only and threw_nothing(world, after):

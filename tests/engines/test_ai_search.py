@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.ai import ROLLOUTS, Rollout, choose, rollout_action, rollout_budget
-from engines.ai.moves import sample_subsets
+from engines.ai.greedy import turn_playout
+from engines.ai.moves import counting, sample_subsets
 from engines.ai.rollout import halving
 from engines.base import Action, Outcome, Result, Spec, Subset
 
@@ -284,3 +285,17 @@ def test_rollouts_with_halving_find_the_forced_win() -> None:
     for left, best in ((9, "1"), (7, "3"), (10, "2"), (15, "3")):
         move = rollout_action(engine, Pile(2, left, 0), 0, random.Random(3), budget)
         assert move == Action("take", (best,)), left
+
+
+def test_a_line_begins_no_decision_past_its_move_limit() -> None:
+    """``Rollout.line_steps``: a playout stops deciding once it has applied its limit, so
+    one long line (a Río effects turn waiting on four seats) cannot take seconds."""
+    engine: Any = ScoredPileEngine()
+    applied = {}
+    for limit in (None, 6):
+        with counting() as work:
+            end = turn_playout(engine, Pile(2, 60, 0), random.Random(1), 30, None, 0, limit)
+        applied[limit] = (work.steps, end.left)
+    (unlimited, left_unlimited), (limited, left_limited) = applied[None], applied[6]
+    assert 6 <= limited < unlimited and left_limited > left_unlimited
+    assert limited <= 6 + 4  # the last decision begun: two moves, each completed
