@@ -32,9 +32,7 @@ EASY_SAMPLES = 3
 # within about 1 s (normal) and 3 s (strong) of CPU on a 2-core machine.
 ROLLOUTS: dict[str, Rollout] = {
     "normal": Rollout(worlds=12, top=4, turns=4),
-    # Strong shares about as many playouts (worlds x top) by sequential halving between
-    # easy's 8 best moves (``Rollout.halving``) instead of playing its 5 best in every world.
-    "strong": Rollout(worlds=22, top=8, turns=4, halving=True),
+    "strong": Rollout(worlds=36, top=5, turns=4),
 }
 # Per game, where measured better. Havana's rounds are long (every seat picks hidden cards,
 # then each plays its turn): 12 turns reach the round's resolution, 4 did not (2 of 4
@@ -49,8 +47,7 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     # where 10 worlds uncapped won 5 of 12, and capped at 9,000 lost 4 of the first 5
     # (seeds 1000-1011).
     ("havana", "normal"): Rollout(worlds=16, top=4, turns=12, wait=False, steps=12_000),
-    ("havana", "strong"): Rollout(worlds=25, top=8, turns=12, wait=False, steps=27_000,
-                                  halving=True),
+    ("havana", "strong"): Rollout(worlds=40, top=5, turns=12, wait=False, steps=27_000),
     ("minos", "normal"): Rollout(worlds=6, top=3, turns=4),
     ("minos", "strong"): Rollout(worlds=18, top=4, turns=4),
     # Río hides only dice: fewer worlds lose little. The defaults took 1.9 s a normal move

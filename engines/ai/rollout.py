@@ -25,7 +25,6 @@ Adapted to this project's games:
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -48,9 +47,6 @@ class Rollout:
     # No world begun once the search has applied this many moves (``moves.counting``):
     # caps the cost of a move where the playouts are long, the same on any machine.
     steps: int | None = None
-    # Share ``worlds x top`` playouts by sequential halving (:func:`halving`) rather than
-    # play every candidate in every world: more candidates, the best played out most.
-    halving: bool = False
     # No playout decision begun once the line has applied this many moves
     # (``greedy.turn_playout``'s ``limit``): where one world alone passes ``steps``.
     line_steps: int | None = None
@@ -68,36 +64,19 @@ def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
     return state
 
 
-def halving(candidates: int, plays: int) -> list[tuple[int, int]]:
-    """Sequential halving (Karnin, Koren and Somekh 2013, "Almost optimal exploration in
-    multi-armed bandits"): ``plays`` playouts shared equally between ``ceil(log2 n)``
-    rounds; each round plays every remaining candidate in as many new worlds, then keeps
-    the better half. Returns (candidates, new worlds each) per round."""
-    rounds = max(1, math.ceil(math.log2(candidates)))
-    out, n = [], candidates
-    for _ in range(rounds):
-        out.append((n, max(1, plays // (rounds * n))))
-        n = max(1, (n + 1) // 2)
-    return out
-
-
 def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                    budget: Rollout) -> Action:
-    """The best of the base policy's ``top`` moves by mean playout outcome (with
-    ``budget.halving``, the survivor of sequential halving)."""
+    """The best of the base policy's ``top`` moves by mean playout outcome."""
     base = ranked(engine, state, seat, rng)
     if len(base) == 1:
         return base[0]
-    top = base[:budget.top]
-    rounds = (halving(len(top), budget.worlds * budget.top) if budget.halving
-              else [(len(top), budget.worlds)])
     worlds = [(determinize(engine, state, seat, Rng(rng.getrandbits(64))), rng.getrandbits(64))
-              for _ in range(sum(n for _, n in rounds))]
+              for _ in range(budget.worlds)]
     # A move the seat could undo next (selecting a piece) is tried only where easy would
     # play it: given such moves as candidates, normal selected one Minos piece, then
     # another, for ever (three pieces, seed 1001), each time finding a plan that began
     # with another selection.
-    moves = [move for i, move in enumerate(top)
+    moves = [move for i, move in enumerate(base[:budget.top])
              if i == 0 or not reversible(engine, worlds[0][0], seat, move)]
     if len(moves) == 1:
         return moves[0]
@@ -107,35 +86,26 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     # none ends the same in every world: played once, with one playout generator.
     dice_only = greedy and only_generators_differ([world for world, _ in worlds])
     totals = [0.0] * len(moves)
-    fixed: list[float | None] = [None] * len(moves)  # ended alike in every world
-    plan = [(keep, k) for r, (keep, new) in enumerate(rounds)
-            for k in range(sum(n for _, n in rounds[:r]), sum(n for _, n in rounds[:r + 1]))]
-    alive, played = list(range(len(moves))), 0
-
-    def mean(i: int) -> float:
-        value = fixed[i]
-        return value if value is not None else totals[i] / played
-
+    settled = [False] * len(moves)  # ended alike in every world: its total is final
     with counting() as work:
-        for keep, k in plan:  # world by world: a cut is fair to every candidate left
+        for k, (world, seed) in enumerate(worlds):  # world by world: a cut is fair to all
             if budget.steps is not None and k > 0 and work.steps >= budget.steps:
+                totals = [t if settled[i] else t * len(worlds) / k
+                          for i, t in enumerate(totals)]
                 break
-            if len(alive) > keep:
-                alive = sorted(alive, key=lambda i: (-mean(i), i))[:keep]
-            world, seed = worlds[k]
-            for i in alive:
-                if fixed[i] is not None:
+            for i, move in enumerate(moves):
+                if settled[i]:
                     continue
-                after = step(engine, world, seat, moves[i])
+                after = step(engine, world, seat, move)
                 gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
                 after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait,
                                       budget.line_steps)
                          if greedy else _random_playout(engine, after, gen))
                 value = share(engine, after, seat)
                 if dice_only and threw_nothing(world, after):
-                    fixed[i] = value  # no die thrown: every world alike
+                    totals[i] += value * (len(worlds) - k)  # no die thrown: every world alike
+                    settled[i] = True
                 else:
                     totals[i] += value
-            played = k + 1
-    best = min(alive, key=lambda i: (-mean(i), i))  # ties: the base policy's order
-    return moves[best]
+    best = max(totals)
+    return moves[totals.index(best)]  # ties: the base policy's order

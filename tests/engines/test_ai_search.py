@@ -10,7 +10,6 @@ from typing import Any
 from engines.ai import ROLLOUTS, Rollout, choose, rollout_action, rollout_budget
 from engines.ai.greedy import turn_playout
 from engines.ai.moves import counting, sample_subsets
-from engines.ai.rollout import halving
 from engines.base import Action, Outcome, Result, Spec, Subset
 
 
@@ -258,33 +257,6 @@ def test_no_level_idles_rather_than_end_a_lost_turn() -> None:
     for level in ("easy", "normal", "strong"):
         for seed in range(3):
             assert choose(engine, Pieces(), 0, level, seed, 0) == Action("end"), level
-
-
-def test_sequential_halving_shares_the_playouts_and_keeps_the_better_half() -> None:
-    """Strong's schedule: as many playouts in each round, the candidates halved between
-    rounds, so the last two are played out in the most worlds."""
-    assert halving(8, 200) == [(8, 8), (4, 16), (2, 33)]
-    assert halving(2, 10) == [(2, 5)]
-    assert halving(3, 3) == [(3, 1), (2, 1)]  # at least one world a round
-
-
-class ThreePileEngine(PileEngine):
-    """Take 1, 2 or 3 counters: leave a multiple of 4. ``evaluate`` sees only whether the
-    pile is even, so easy's ranking is wrong half the time and the playouts must decide."""
-
-    def legal_actions(self, s: Pile, seat: int) -> list[Action]:
-        return [Action("take", (str(n),)) for n in (1, 2, 3) if n <= s.left]
-
-    def evaluate(self, s: Pile, seat: int) -> float:
-        return 0.6 if (s.left % 2 == 0) == (s.turn != seat) else 0.4
-
-
-def test_rollouts_with_halving_find_the_forced_win() -> None:
-    engine: Any = ThreePileEngine()
-    budget = Rollout(worlds=4, top=3, turns=16, halving=True)  # rounds: 3 moves, then 2
-    for left, best in ((9, "1"), (7, "3"), (10, "2"), (15, "3")):
-        move = rollout_action(engine, Pile(2, left, 0), 0, random.Random(3), budget)
-        assert move == Action("take", (best,)), left
 
 
 def test_a_line_begins_no_decision_past_its_move_limit() -> None:
