@@ -50,9 +50,6 @@ TIE_BREAK = 1e-4  # per talent, so that equal V still prefers more talents (the 
 # before, the rest almost nothing (seats held 12 to 19 rings each and used a handful).
 RING_VALUE, USEFUL_RINGS, SPARE_RING = 0.25, 4, 0.02
 PIECE_VALUE = 0.5  # each ship or guard on the board: defence and reach
-# A colony takes at least one of its owner's turns per building: in the game's last
-# rounds only that many buildings, and the reach of far sites, still count.
-LAST_TURNS = MAX_BUILDINGS
 
 
 def _counted(types: tuple[str, ...], kind: str) -> int:
@@ -162,9 +159,11 @@ def expansion(pieces: list[tuple[str, str]], free: dict[str, float], builds: int
     return total
 
 
-def talents_worth(talents: int) -> float:
-    """Concave: the first talents buy buildings, hundreds more buy nothing."""
-    return TALENT_CAP * (1.0 - math.exp(-talents / TALENT_SCALE)) + TIE_BREAK * talents
+def talents_worth(talents: int, builds: int = MAX_BUILDINGS) -> float:
+    """Concave: the first talents buy buildings, hundreds more buy nothing; and in the
+    last rounds, with fewer buildings still to buy (``builds``), less."""
+    buying = TALENT_CAP * (1.0 - math.exp(-talents / TALENT_SCALE))
+    return buying * builds / MAX_BUILDINGS + TIE_BREAK * talents
 
 
 def rings_worth(rings: int) -> float:
@@ -193,7 +192,7 @@ def strengths(s: State) -> dict[int, float]:
     for i in seats:
         p = s.players[i]
         score[i] += (p.value + expansion(mobile.get(i, []), free, builds)
-                     + talents_worth(p.talents) + rings_worth(p.rings)
+                     + talents_worth(p.talents, builds) + rings_worth(p.rings)
                      + PIECE_VALUE * count.get(i, 0))
     return score
 
