@@ -115,24 +115,34 @@ def _decay(kind: str, place: str, builds: int) -> tuple[tuple[str, float], ...]:
                  for site in SITES if place in table[site])
 
 
-def _pieces(s: State) -> tuple[dict[int, int], dict[int, list[tuple[str, str]]]]:
-    """Pieces on the board by seat, and those free to go for a free site, as (kind, place):
-    ships at sea or in a port whose site their guards hold, guards on the paths, and all
-    but one guard of a site. The last piece of a held site stays where it is."""
+Pieces = dict[int, list[tuple[str, str]]]
+
+
+def _board(s: State) -> tuple[dict[str, int], dict[int, int], Pieces]:
+    """One pass over the pieces: each held site's holder, each seat's pieces on the board,
+    and the pieces free to go for a free site, as (kind, place): ships at sea or in a port
+    whose site their guards hold, guards on the paths, and all but one guard of a site.
+    The last piece of a held site stays where it is."""
+    owners: dict[str, int] = {}
     count: dict[int, int] = {}
-    mobile: dict[int, list[tuple[str, str]]] = {}
+    mobile: Pieces = {}
+    guards = s.guards
     for place, seats in s.ships.items():
-        free = place not in SITES or place in s.guards
+        site = place in SITES
+        if site:
+            owners[place] = seats[0]
         for seat in seats:
             count[seat] = count.get(seat, 0) + 1
-            if free:
+            if not site or place in guards:
                 mobile.setdefault(seat, []).append(("ship", place))
-    for place, (seat, n) in s.guards.items():
+    for place, (seat, n) in guards.items():
         count[seat] = count.get(seat, 0) + n
-        spare = n - 1 if place in SITES else n
-        if spare:
-            mobile.setdefault(seat, []).extend([("guard", place)] * spare)
-    return count, mobile
+        if place in SITES:
+            owners[place] = seat
+            n -= 1
+        if n:
+            mobile.setdefault(seat, []).extend([("guard", place)] * n)
+    return owners, count, mobile
 
 
 def expansion(pieces: list[tuple[str, str]], free: dict[str, float], builds: int) -> float:
@@ -178,17 +188,14 @@ def strengths(s: State) -> dict[int, float]:
     builds = builds_left(s)
     seats = alive(s)
     score = {i: 0.0 for i in seats}
-    free: dict[str, float] = {}
-    ships, guards, buildings = s.ships, s.guards, s.buildings
-    for site in SITES:
-        here = ships.get(site) or guards.get(site)
-        built = buildings.get(site)
-        types = tuple(built) if built else ()
-        if here is None:
-            free[site] = (colony_value(built) if built else 0) + prospect(types, builds)
-        elif here[0] in score:
-            score[here[0]] += prospect(types, builds)
-    count, mobile = _pieces(s)
+    owners, count, mobile = _board(s)
+    buildings = s.buildings
+    for site, owner in owners.items():
+        if owner in score:
+            score[owner] += prospect(tuple(buildings.get(site, ())), builds)
+    empty = prospect((), builds)
+    free = {site: colony_value(buildings[site]) + prospect(tuple(buildings[site]), builds)
+            if site in buildings else empty for site in SITES if site not in owners}
     for i in seats:
         p = s.players[i]
         score[i] += (p.value + expansion(mobile.get(i, []), free, builds)
