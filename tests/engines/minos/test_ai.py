@@ -13,7 +13,12 @@ import pytest
 
 from engines.ai import choose
 from engines.ai.greedy import reversible
+from engines.base import Action
 from engines.minos import ENGINE as E
+from engines.minos import ai
+from engines.minos.state import State
+
+from .helpers import checked, game, put_colony, put_guards, put_ship, run
 
 POSITION = Path(__file__).with_name("last_turn_lost.json")
 
@@ -29,3 +34,69 @@ def test_a_lost_last_turn_is_played_to_the_end(level: str) -> None:
             break
         s = E.apply(s, 1, choose(E, s, 1, level, 1000, 870 + move)).state
     assert E.is_over(s), "the seat idled instead of ending its turn"
+
+
+# --- the evaluation: what a position can still turn into V ------------------------------
+# Each test below is a position the old evaluation (V + talents/20 + rings/4 + pieces/2
+# + 0.75 a held site) judged the wrong way round.
+
+T, W = "trading", "wall"
+
+
+def _three_seats() -> State:
+    s = game(3)
+    s.used = [True] * 6  # the throw is spent: nothing but building and ending is left
+    return s
+
+
+def test_hoarded_talents_do_not_outweigh_the_value_track() -> None:
+    """1,400 talents bought nothing more than 100 do: V decides the game (the old
+    talents/20 made seat 0 worth 70 V more, and every seat hoarded)."""
+    s = _three_seats()
+    put_colony(s, "syr", [T, T, T])  # V 6, and nothing more to build but the wall
+    put_guards(s, 0, "syr")
+    put_colony(s, "tar", [T, T, T])
+    put_colony(s, "kno", [T])  # V 8, and Knossos can still grow
+    put_guards(s, 1, "tar")
+    put_guards(s, 1, "kno")
+    s.players[0].talents, s.players[1].talents = 1400, 100
+    s = checked(s)
+    assert (s.players[0].value, s.players[1].value) == (6, 8)
+    assert ai.evaluate(s, 1) > 0.5 > ai.evaluate(s, 0)
+
+
+def test_a_ring_hoard_does_not_outweigh_the_value_track() -> None:
+    """Rings pay a conflict's re-throws, two at most: 20 of them are not worth 2 V."""
+    s = _three_seats()
+    put_colony(s, "syr", [T, T])
+    put_guards(s, 0, "syr")
+    put_colony(s, "tar", [T, T, T])
+    put_guards(s, 1, "tar")
+    s.players[0].rings, s.players[1].rings = 20, 4
+    s.rings -= 24
+    s = checked(s)
+    assert ai.evaluate(s, 1) > 0.5 > ai.evaluate(s, 0)
+
+
+def test_the_wall_goes_second_where_what_follows_counts_double() -> None:
+    """On a trading house, with 4 BP: the wall (0 V now, the next two buildings count
+    double: T,W,T,T = 10) beats a second trading house (+2 V now, T,T,W,T = 8 at most).
+    The old evaluation never built a wall, so colonies stopped at three buildings, no
+    city stood and the game always ran to its round limit."""
+    s = _three_seats()
+    put_colony(s, "syr", [T])
+    put_guards(s, 0, "syr")
+    s.players[0].talents = 100
+    s.bp = 4
+    s = checked(run(s, "build syr"))
+    assert {a.args[0] for a in E.legal_actions(s, 0) if a.kind == "type"} >= {T, W}
+    assert choose(E, s, 0, "easy", 1000, 0) == Action("type", (W,))
+
+
+def test_a_ship_nearer_a_free_site_is_worth_more() -> None:
+    """Sailing towards a free port is progress: the old evaluation saw a ship one step
+    from Syracusae and one on the fish space as equal, so easy seats rarely sailed."""
+    near, far = _three_seats(), _three_seats()
+    put_ship(near, 0, "j5")  # Syracusae's port is one MP away
+    put_ship(far, 0, "k6")  # three from the nearest
+    assert ai.evaluate(checked(near), 0) > ai.evaluate(checked(far), 0)
