@@ -204,13 +204,9 @@ def strengths(s: State) -> dict[int, float]:
     return score
 
 
-def strength(s: State, i: int) -> float:
-    return strengths(s).get(i, 0.0)
-
-
 def evaluate(s: State, seat: int) -> float:
     """The value track decides; what the position can still add to it counts too
-    (:func:`strength`). A seat whose last piece is in a conflict keeps only its chance of
+    (:func:`strengths`). A seat whose last piece is in a conflict keeps only its chance of
     surviving it (the AI otherwise attacks with its only ship, and is out when it loses).
     0.5 = level with the best rival."""
     if s.phase == "over":
