@@ -100,3 +100,21 @@ def test_a_ship_nearer_a_free_site_is_worth_more() -> None:
     put_ship(near, 0, "j5")  # Syracusae's port is one MP away
     put_ship(far, 0, "k6")  # three from the nearest
     assert ai.evaluate(checked(near), 0) > ai.evaluate(checked(far), 0)
+
+
+SWITCHED = Path(__file__).with_name("guards_switched.json")
+
+
+def test_easy_commits_rather_than_switch_pieces_for_ever() -> None:
+    """Judged each by the turn it completes, selecting one guard, then another, looked
+    best in turn: an easy seat switched between three guards for 6,000 moves and the game
+    was cut (3 seats, seed 1000, normal against easy; the position in
+    ``guards_switched.json``, round 38, move 2,000). A move that commits and gains comes
+    first; the seat ends its turn."""
+    s = E.from_dict(json.loads(SWITCHED.read_text()))
+    assert (s.round, s.current) == (38, 0)
+    for move in range(40):
+        if s.current != 0:
+            break
+        s = E.apply(s, 0, choose(E, s, 0, "easy", 1000, 2000 + move)).state
+    assert s.current != 0, "the seat switched pieces instead of playing its turn"
