@@ -38,9 +38,8 @@ START, END = "<!-- bench-ai:start -->", "<!-- bench-ai:end -->"
 WRITE_TO = (Path("docs/AI.md"), Path("docs/PERFORMANCE.md"))
 RESULTS = Path("docs/bench_ai.jsonl")
 # A game longer than this is cut and counted as a loss of the higher seat: a stall guard.
-# Minos's 40 rounds at 4 seats now take up to 5,000 moves (its seats build and sail, and
-# easy's seats select pieces often), and a normal seat leading 27 V to 13 was cut in round
-# 40 (seed 1002) at the former 5,000.
+# A 4-seat game of 40 rounds reached the former 5,000 in its last round, its higher seat
+# leading 27 to 13 (docs/AI.md).
 MAX_MOVES = 8000
 FIRST_SEED = 1000
 
