@@ -57,19 +57,16 @@ def _character(s: State, char: str, conn: set[int]) -> float:
 def _goods(n: int, worth: float) -> float:
     """A stock of one good: beyond what a round or two can spend, a hoard is worth less
     (at 4-5 seats easy produced every round and held 15+ goods it never used)."""
-    if n <= STOCK:  # the hoard term is 0.0: the same float as the formula below
-        return worth * n
-    return worth * STOCK + HOARD * worth * (n - STOCK)
+    return worth * min(n, STOCK) + HOARD * worth * max(0, n - STOCK)
 
 
 _CELLS = range(BOARD.ncells)
 
 
 def _started(ladders: dict[str, list[int]]) -> list[tuple[str, list[int]]]:
-    """The ladders with a worker on them (or no space at all), in order: an empty one adds
-    nothing to any worth."""
-    return [(name, spaces) for name, spaces in ladders.items()
-            if not (spaces and spaces.count(-1) == len(spaces))]
+    """The ladders with a worker on them, in order: an empty one adds nothing to any
+    worth."""
+    return [(name, spaces) for name, spaces in ladders.items() if max(spaces, default=0) >= 0]
 
 
 def worths(s: State) -> list[float]:
