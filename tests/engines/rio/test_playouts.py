@@ -3,6 +3,7 @@ plus the contract checks (round trip, determinism, offered == accepted, ≤ 25 o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -290,8 +291,6 @@ def test_clone_is_deep_and_equal() -> None:
 
 def _assert_unshared(a: object, b: object, path: str) -> None:
     """No list, dict or record of ``b`` is one of ``a``'s, however deep."""
-    import dataclasses
-
     if isinstance(a, (list, dict)) or dataclasses.is_dataclass(a):
         assert a is not b, path
     if isinstance(a, list) and isinstance(b, list):
