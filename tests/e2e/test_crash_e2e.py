@@ -32,6 +32,7 @@ from tests.e2e.test_tuscany_e2e import Table, make_bot
 
 T = TypeVar("T")
 MAX_CLICKS = 200  # the first turn message that pings Alice comes within a few
+DYING = 30.0  # seconds a SIGKILLed child may take to be reaped (only a failure waits it)
 
 
 class Died(Exception):
@@ -39,17 +40,24 @@ class Died(Exception):
 
 
 async def unless_dead(child: asyncio.subprocess.Process, work: Awaitable[T]) -> T:
-    """``work``'s result, or :class:`Died` as soon as the child exits."""
+    """``work``'s result, or :class:`Died` as soon as the child exits.
+
+    The child's socket closes before its exit is reaped, so work that failed (no bot to
+    receive an interaction) is a death when the child exits soon after; only a child
+    still alive then lets the failure through."""
     task = asyncio.ensure_future(work)
     death = asyncio.ensure_future(child.wait())
-    done, _ = await asyncio.wait({task, death}, timeout=HANG,
-                                 return_when=asyncio.FIRST_COMPLETED)
-    if task in done:
+    await asyncio.wait({task, death}, timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
+    if task.done() and task.exception() is not None:
+        await asyncio.wait({death}, timeout=DYING)
+    if task.done() and not death.done():
         death.cancel()
-        return task.result()
-    task.cancel()
-    if death in done:
+        return task.result()  # the answer, or the work's failure while the child lives
+    if death.done():
+        task.cancel()
         raise Died()
+    task.cancel()
+    death.cancel()
     raise TimeoutError("the child neither answered nor died")
 
 
