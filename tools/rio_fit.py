@@ -28,7 +28,7 @@ from engines.rio import ENGINE, ai  # noqa: E402
 
 EVERY = 4  # moves between recorded positions (neighbouring ones are nearly the same)
 RIDGE = 30.0  # pull towards the current weights, in units of squared VP per weight step
-STAGES = ((1, 4), (5, 8), (9, 12), (13, 99))  # round ranges of the per-stage report
+STAGES = ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.0))  # shares of the game elapsed
 
 
 def collect(players: int, seeds: range, levels: list[str], out: Path) -> None:
@@ -63,21 +63,25 @@ def _margins(values: list[float]) -> list[float]:
     return [v - mean for v in values]
 
 
-def samples(paths: list[Path], lo: int = 1, hi: int = 99) -> list[tuple[list[float], float]]:
-    """(term margins, final score margin) per seat and recorded position in rounds
-    ``lo``-``hi``."""
+def samples(paths: list[Path], lo: float = 0.0, hi: float = 1.0,
+            level: str = "") -> list[tuple[list[float], float]]:
+    """(term margins, final score margin) per seat and recorded position where the share
+    of the game's rounds elapsed is in [``lo``, ``hi``) (the last round: ``hi`` 1); with
+    ``level``, only the seats of that level."""
     out = []
     for path in paths:
         for line in path.read_text().splitlines():
             game = json.loads(line)
             final = _margins([float(x) for x in game["scores"]])
             for pos in game["positions"]:
-                if not lo <= pos["round"] <= hi:
+                elapsed = (pos["round"] - 1) / pos["rounds"]
+                if not lo <= elapsed < hi and not (hi == 1.0 and elapsed >= 1.0):
                     continue
                 cols = list(zip(*pos["terms"], strict=True))
                 margins = list(zip(*[_margins(list(c)) for c in cols], strict=True))
                 for seat, x in enumerate(margins):
-                    out.append((list(x), final[seat]))
+                    if not level or game["levels"][seat] == level:
+                        out.append((list(x), final[seat]))
     return out
 
 
@@ -142,20 +146,27 @@ def main(argv: list[str] | None = None) -> None:
     fitted = fit(everything, current, args.ridge)
     print(f"{len(everything)} samples; ridge {args.ridge}")
     print(f"{'term':16}{'current':>9}{'fitted':>9}" + "".join(
-        f"{'r%d-%d' % st:>9}" for st in STAGES))
+        f"{f'{lo:.2f}-{hi:.2f}':>11}" for lo, hi in STAGES))
     staged = []
     for lo, hi in STAGES:
         part = samples(args.files, lo, hi)
         staged.append(fit(part, current, args.ridge) if part else current)
     for i, name in enumerate(ai.TERMS):
         print(f"{name:16}{current[i]:9.2f}{fitted[i]:9.2f}"
-              + "".join(f"{w[i]:9.2f}" for w in staged))
+              + "".join(f"{w[i]:11.2f}" for w in staged))
     for lo, hi in STAGES:
         part = samples(args.files, lo, hi)
         if part:
             now, new = report(part, current), report(part, fitted)
-            print(f"rounds {lo}-{hi}: {len(part)} samples; corr/rms current "
+            print(f"game {lo:.2f}-{hi:.2f}: {len(part)} samples; corr/rms current "
                   f"{now[0]:.3f}/{now[1]:.1f}, fitted {new[0]:.3f}/{new[1]:.1f}")
+    for level in sorted({lv for p in args.files for line in p.read_text().splitlines()
+                         for lv in json.loads(line)["levels"]}):
+        part = samples(args.files, level=level)
+        resid = [y - sum(w * t for w, t in zip(current, x, strict=True)) for x, y in part]
+        print(f"{level}: {len(part)} samples; mean final margin "
+              f"{sum(y for _, y in part) / len(part):+.1f}, predicted by current worth "
+              f"{sum(y for _, y in part) / len(part) - sum(resid) / len(resid):+.1f}")
 
 
 if __name__ == "__main__":
