@@ -75,16 +75,10 @@ TERMS = ("vp", "silver", "goods", "houses", "huts", "acts", "cells", "cargo", "l
          "ladder_pending", "ladder_locked", "prod", "crafts", "load", "claim", "chars")
 (T_VP, T_SILVER, T_GOODS, T_HOUSES, T_HUTS, T_ACTS, T_CELLS, T_CARGO, T_LADDER_FULL,
  T_LADDER_PENDING, T_LADDER_LOCKED, T_PROD, T_CRAFTS, T_LOAD, T_CLAIM, T_CHARS) = range(16)
-# Least squares of 60 two-seat easy-vs-easy games' final score margins on the term margins
-# (seeds 5000-5059, ridge towards 1) put goods at 2.1-2.6, production 2.7-5, cargo 2.0,
-# quay room 1.8: a good buys ladder spaces, houses and cargo worth more than its 0.5
-# (silver, characters and huts fitted 0.5-0.7 but swung between stages: left at 1).
-# Cargo and quay room kept at 1.5 (fitted 1.0 in the last quarter: the
-# ship may not return), production at 2.4 so that producing a good never loses worth;
-# VP and full ladders stay 1 (certain). The worth margin's correlation with the final one
-# rose from 0.61 to 0.70 at mid-game and stayed 0.95 in the last quarter.
-WEIGHTS: tuple[float, ...] = tuple({"goods": 2.0, "cargo": 1.5, "prod": 2.4, "load": 1.5}
-                                   .get(term, 1.0) for term in TERMS)
+# Fitted by tools/rio_fit.py (60 two-seat easy-vs-easy games, seeds 5000-5059), goods 2,
+# production 2.4, cargo and quay room 1.5 predicted final margins better at mid-game but
+# normal then won 5 of 10 two-seat games against easy, as with 1 (docs/AI.md): left at 1.
+WEIGHTS: tuple[float, ...] = (1.0,) * len(TERMS)
 
 
 def worths(s: State) -> list[float]:
