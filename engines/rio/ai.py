@@ -69,14 +69,34 @@ def _started(ladders: dict[str, list[int]]) -> list[tuple[str, list[int]]]:
     return [(name, spaces) for name, spaces in ladders.items() if max(spaces, default=0) >= 0]
 
 
+# The terms of a worth, each in VP by the hand-set constants above; a worth is their sum,
+# each times its weight in WEIGHTS (fitted from self-play outcomes: tools/rio_fit.py).
+TERMS = ("vp", "silver", "goods", "houses", "huts", "acts", "cells", "cargo", "ladder_full",
+         "ladder_pending", "ladder_locked", "prod", "crafts", "load", "claim", "chars")
+(T_VP, T_SILVER, T_GOODS, T_HOUSES, T_HUTS, T_ACTS, T_CELLS, T_CARGO, T_LADDER_FULL,
+ T_LADDER_PENDING, T_LADDER_LOCKED, T_PROD, T_CRAFTS, T_LOAD, T_CLAIM, T_CHARS) = range(16)
+# Fitted by tools/rio_fit.py (60 two-seat easy-vs-easy games, seeds 5000-5059), goods 2,
+# production 2.4, cargo and quay room 1.5 predicted final margins better at mid-game but
+# normal then won 5 of 10 two-seat games against easy, as with 1 (docs/AI.md): left at 1.
+WEIGHTS: tuple[float, ...] = (1.0,) * len(TERMS)
+
+
 def worths(s: State) -> list[float]:
-    """Every seat's worth in VP, in one pass over the city (the ``easy`` level evaluates
-    thousands of states a move)."""
+    """Every seat's worth in VP: its terms (:func:`terms`) by their ``WEIGHTS``."""
+    return [sum(w * t for w, t in zip(WEIGHTS, row, strict=True)) for row in terms(s)]
+
+
+def terms(s: State) -> list[list[float]]:
+    """Every seat's worth, term by term (``TERMS``), in one pass over the city (the
+    ``easy`` level evaluates thousands of states a move)."""
     conn = city.connected_quarters(s)
     late = min(1.0, (s.rounds - s.round + 1) / 5)  # goods are worth nothing at the end
-    out = [p.vp + max(1 / 3, SILVER * late) * p.silver
-           + late * (_goods(p.wood, GOOD) + _goods(p.stone, GOOD) + _goods(p.precious, PRECIOUS))
-           for p in s.players]
+    out = [[0.0] * len(TERMS) for _ in s.players]
+    for row, p in zip(out, s.players, strict=True):
+        row[T_VP] = p.vp
+        row[T_SILVER] = max(1 / 3, SILVER * late) * p.silver
+        row[T_GOODS] = late * (_goods(p.wood, GOOD) + _goods(p.stone, GOOD)
+                               + _goods(p.precious, PRECIOUS))
     base = BOARD.qvalue["house_base"]
     # a seat whose effects turn is over has lost what it left unresolved (it goes home)
     over = set(s.order[:s.cur]) if s.phase == "effects" else set()
@@ -94,21 +114,21 @@ def worths(s: State) -> list[float]:
                 q = BOARD.quarter_of[i]
                 if q not in mods:
                     mods[q] = city.quarter_modifier(s, q, conn)
-                out[owner] += max(0, base + mods[q]) + HOUSE_EXTRA
+                out[owner][T_HOUSES] += max(0, base + mods[q]) + HOUSE_EXTRA
                 dwellings[owner] += 1
             elif bld == "hut":
                 huts[owner] += 1
                 dwellings[owner] += 1
             else:
-                out[owner] += HUT
+                out[owner][T_HOUSES] += HUT
         for who, n, role in here:
             if role == ROLE_STAY and not bld:
                 waiting.append((who, n))
                 stay[who] += n
             elif role == ROLE_ACT and who not in over:
-                out[who] += PENDING * ACTIVATION.get(bld, 0.0) * n
+                out[who][T_ACTS] += PENDING * ACTIVATION.get(bld, 0.0) * n
             elif role == ROLE_UPGRADE and who not in over:
-                out[who] += UPGRADE * n
+                out[who][T_ACTS] += UPGRADE * n
 
     def hut(seat: int, k: int) -> float:
         """The worth of the seat's k-th hut (from 0): full for the first few waiting huts,
@@ -119,7 +139,7 @@ def worths(s: State) -> list[float]:
 
     for seat, n in enumerate(huts):
         if n:
-            out[seat] += sum(hut(seat, k) for k in range(n))
+            out[seat][T_HUTS] += sum(hut(seat, k) for k in range(n))
     # Workers on an empty cell wait to build, and stay until they do: two or more are worth
     # the hut they may make (the seat's next huts in turn, so that building one never
     # lowers the others' worth), one the 1-worker building its owner's goods pay for;
@@ -129,15 +149,15 @@ def worths(s: State) -> list[float]:
         p = s.players[who]
         worth = hut(who, coming[who]) if n >= 2 else 0.0
         if worth:
-            out[who] += PENDING * worth
+            out[who][T_CELLS] += PENDING * worth
             coming[who] += 1
         elif p.wood >= 2 or p.stone >= 2 or (p.wood and p.stone):
-            out[who] += CELL_WORKER * n
+            out[who][T_CELLS] += CELL_WORKER * n
         else:
-            out[who] -= LOCKED * n
+            out[who][T_CELLS] -= LOCKED * n
     for seat, cargo in enumerate(s.cargo):
         if any(cargo):
-            out[seat] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
+            out[seat][T_CARGO] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
     # A ladder pays out only when full: the more of it is filled, the likelier; one that
     # the seat could not fill with its own free workers is a trap (at 5 seats a 10-space
     # ladder held 7 of easy's 9 workers for the whole game).
@@ -151,35 +171,39 @@ def worths(s: State) -> list[float]:
         vps = BOARD.ladders[name].vps(s.num_players)
         filled = sum(1 for who in spaces if who >= 0)
         if filled == len(spaces) and s.ladder_last[name] >= 0:
-            out[s.ladder_last[name]] += BOARD.ladders[name].bonus
+            out[s.ladder_last[name]][T_LADDER_FULL] += BOARD.ladders[name].bonus
         for k, who in enumerate(spaces):
             if who >= 0 and filled == len(spaces):
-                out[who] += vps[k]  # full: it pays when the placements end, for certain
+                out[who][T_LADDER_FULL] += vps[k]  # full: it pays when the placements end
             elif who >= 0:
                 free = BOARD.workers - 1 - held[who] - stay[who]
                 likely = (0.4 + 0.6 * filled / len(spaces)
                           if filled + free >= len(spaces) else 0.2)
-                out[who] += PENDING * likely * vps[k] - LOCKED
+                out[who][T_LADDER_PENDING] += PENDING * likely * vps[k]
+                out[who][T_LADDER_LOCKED] -= LOCKED
     for k, who in enumerate(s.prod):
         if not s.prod_done[k] and who not in over:
-            out[who] += PENDING * GOOD
+            out[who][T_PROD] += PENDING * GOOD
     for seat, p in enumerate(s.players):
         if seat in over:
             continue
-        out[seat] += PENDING * (SILVER * (s.agri[seat] // 2)
-                                + (PRECIOUS - GOOD) * min(s.crafts[seat], p.wood + p.stone))
+        out[seat][T_CRAFTS] += PENDING * (SILVER * (s.agri[seat] // 2)
+                                          + (PRECIOUS - GOOD) * min(s.crafts[seat],
+                                                                    p.wood + p.stone))
         room = rules.load_room(s, seat)
         if room > 0:
             goods = min(room, p.wood + p.stone + p.precious)
-            out[seat] += PENDING * (CARGO[0] - GOOD) * goods
+            out[seat][T_LOAD] += PENDING * (CARGO[0] - GOOD) * goods
         if p.claim:
             ch = BOARD.characters[p.claim]
             if p.silver >= ch.cost and p.vp >= ch.vp_needed:
-                out[seat] += PENDING * (_character(s, p.claim, conn) - SILVER * ch.cost)
+                out[seat][T_CLAIM] += PENDING * (_character(s, p.claim, conn)
+                                                 - SILVER * ch.cost)
             else:  # the fine: 5 VP and 3 silver
-                out[seat] -= BOARD.fine["vp"] + SILVER * min(p.silver, BOARD.fine["silver"])
+                out[seat][T_CLAIM] -= (BOARD.fine["vp"]
+                                       + SILVER * min(p.silver, BOARD.fine["silver"]))
     for char, (who, _) in s.chars.items():
-        out[who] += _character(s, char, conn)
+        out[who][T_CHARS] += _character(s, char, conn)
     return out
 
 

@@ -146,3 +146,15 @@ def test_building_a_hut_on_a_waiting_pair_always_gains() -> None:
     built.bld[cells[1]], built.bown[cells[1]] = "hut", 0
     built.players[0].supply += 2
     assert ai.worths(built)[0] > ai.worths(s)[0]
+
+
+def test_producing_a_good_never_loses_worth() -> None:
+    """A pending production space is worth less than the good it brings, as the terms are
+    weighted (``ai.WEIGHTS``): the search would otherwise leave it unresolved."""
+    s = game(2, 3)
+    placed = do(s, 0, "prod")
+    pending = ai.worths(placed)[0]
+    placed.phase, placed.cur, placed.order = "effects", 0, [0, 1]
+    done = do(placed, 0, "prod 0", "take wood")
+    assert done.players[0].wood == s.players[0].wood + 1
+    assert ai.worths(done)[0] >= pending
