@@ -36,7 +36,7 @@ bench-shards: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
-	$(BIN)/mypy engines renderers bot cogs
+	$(BIN)/mypy engines renderers bot cogs tools
 
 goldens: $(VENV)/.installed
 	$(BIN)/python -m tests.renderers.regenerate
