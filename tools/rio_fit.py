@@ -147,15 +147,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(everything)} samples; ridge {args.ridge}")
     print(f"{'term':16}{'current':>9}{'fitted':>9}" + "".join(
         f"{f'{lo:.2f}-{hi:.2f}':>11}" for lo, hi in STAGES))
-    staged = []
-    for lo, hi in STAGES:
-        part = samples(args.files, lo, hi)
-        staged.append(fit(part, current, args.ridge) if part else current)
+    parts = [samples(args.files, lo, hi) for lo, hi in STAGES]
+    staged = [fit(part, current, args.ridge) if part else current for part in parts]
     for i, name in enumerate(ai.TERMS):
         print(f"{name:16}{current[i]:9.2f}{fitted[i]:9.2f}"
               + "".join(f"{w[i]:11.2f}" for w in staged))
-    for lo, hi in STAGES:
-        part = samples(args.files, lo, hi)
+    for (lo, hi), part in zip(STAGES, parts, strict=True):
         if part:
             now, new = report(part, current), report(part, fitted)
             print(f"game {lo:.2f}-{hi:.2f}: {len(part)} samples; corr/rms current "
