@@ -20,7 +20,7 @@ Adapted to this project's games:
   completed turn; a hidden simultaneous pick at random), then ``evaluate``; an engine without
   ``evaluate`` gets random playouts to the end instead;
 * **budget** — a fixed number of worlds, candidates and playout steps, and a cap on the
-  moves applied (no world begun past it), so the move is the same on any machine.
+  moves applied (no line begun past it), so the move is the same on any machine.
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ class Rollout:
     top: int  # candidates: the base policy's best ``top`` moves
     turns: int  # base-policy decisions of a playout (turns completed) before ``evaluate``
     wait: bool = True  # go on until the seat is to move again (``greedy.turn_playout``)
-    # No world begun once the search has applied this many moves (``moves.counting``):
-    # caps the cost of a move where the playouts are long, the same on any machine.
+    # No line begun once the search has applied this many moves (``moves.counting``), the
+    # world under way then dropped: caps the cost of a move where the playouts are long,
+    # the same on any machine.
     steps: int | None = None
     # No playout decision begun once the line has applied this many moves
     # (``greedy.turn_playout``'s ``limit``): where one world alone passes ``steps``.
@@ -62,6 +63,32 @@ def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
             break
         state = step(engine, state, who, moves[rng.randrange(len(moves))])
     return state
+
+
+def _world(engine: Engine[Any], world: Any, seed: int, moves: list[Action],
+           settled: list[bool], budget: Rollout, work: Any, k: int, seat: int,
+           common: int | None, worlds: int, greedy: bool) -> list[tuple[float, bool]] | None:
+    """Every unsettled candidate played out in ``world`` k: (value, settled) for each, or
+    None where the move cap is reached before a line (checked line by line from the second
+    world on, so a move overruns its cap by one line at most, not by a whole world)."""
+    values: list[tuple[float, bool]] = []
+    for i, move in enumerate(moves):
+        if settled[i]:
+            values.append((0.0, True))
+            continue
+        if budget.steps is not None and k > 0 and work.steps >= budget.steps:
+            return None
+        after = step(engine, world, seat, move)
+        gen = random.Random(seed if common is None else common)  # common luck
+        after = (turn_playout(engine, after, gen, budget.turns, [world, after],
+                              seat if budget.wait else None, budget.line_steps)
+                 if greedy else _random_playout(engine, after, gen))
+        value = share(engine, after, seat)
+        if common is not None and threw_nothing(world, after):
+            values.append((value * (worlds - k), True))  # no die thrown: every world alike
+        else:
+            values.append((value, False))
+    return values
 
 
 def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
@@ -81,31 +108,23 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     if len(moves) == 1:
         return moves[0]
     greedy = has_evaluate(engine)
-    wait = seat if budget.wait else None
     # Where the worlds differ only in the dice to come (Río, Minos), a line that throws
     # none ends the same in every world: played once, with one playout generator.
     dice_only = greedy and only_generators_differ([world for world, _ in worlds])
     totals = [0.0] * len(moves)
     settled = [False] * len(moves)  # ended alike in every world: its total is final
+    done = 0  # worlds played out for every candidate
     with counting() as work:
         for k, (world, seed) in enumerate(worlds):  # world by world: a cut is fair to all
-            if budget.steps is not None and k > 0 and work.steps >= budget.steps:
-                totals = [t if settled[i] else t * len(worlds) / k
-                          for i, t in enumerate(totals)]
+            values = _world(engine, world, seed, moves, settled, budget, work, k, seat,
+                            worlds[0][1] if dice_only else None, len(worlds), greedy)
+            if values is None:  # the cap came part-way: that world is dropped
                 break
-            for i, move in enumerate(moves):
-                if settled[i]:
-                    continue
-                after = step(engine, world, seat, move)
-                gen = random.Random(worlds[0][1] if dice_only else seed)  # common luck
-                after = (turn_playout(engine, after, gen, budget.turns, [world, after], wait,
-                                      budget.line_steps)
-                         if greedy else _random_playout(engine, after, gen))
-                value = share(engine, after, seat)
-                if dice_only and threw_nothing(world, after):
-                    totals[i] += value * (len(worlds) - k)  # no die thrown: every world alike
-                    settled[i] = True
-                else:
-                    totals[i] += value
+            for i, (value, final) in enumerate(values):
+                totals[i] += value
+                settled[i] = settled[i] or final
+            done += 1
+    if done < len(worlds):
+        totals = [t if settled[i] else t * len(worlds) / done for i, t in enumerate(totals)]
     best = max(totals)
     return moves[totals.index(best)]  # ties: the base policy's order

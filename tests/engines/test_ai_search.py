@@ -194,9 +194,9 @@ class DrawingPileEngine(CountingPileEngine):
         return Outcome(replace(after, rng=after.rng + 1))
 
 
-def test_the_move_cap_ends_the_search_after_a_whole_world() -> None:
-    """``Rollout.steps`` caps a move's cost in moves applied: once reached, no new world
-    is begun, and every candidate has been played out in the same worlds."""
+def test_the_move_cap_counts_whole_worlds_only() -> None:
+    """``Rollout.steps`` caps a move's cost in moves applied: once reached, no new line
+    is begun, and every candidate counted has been played out in the same worlds."""
     applied = {}
     for worlds, steps in ((1, None), (8, None), (8, 1), (8, 10**6)):
         engine: Any = DrawingPileEngine()
@@ -206,6 +206,31 @@ def test_the_move_cap_ends_the_search_after_a_whole_world() -> None:
         applied[worlds, steps] = engine.applied
     assert applied[1, None] < applied[8, None] == applied[8, 10**6]
     assert applied[8, 1] == applied[1, None]  # the first world, then the cap
+
+
+def test_the_move_cap_is_checked_line_by_line(monkeypatch: Any) -> None:
+    """A cap reached during a world's first line stops the search before its second, so a
+    move overruns its cap by one line, not a whole world; that world, which not every
+    candidate reached, is dropped."""
+    import engines.ai.rollout as rollout
+    from engines.ai.moves import applied as applied_now
+
+    starts: list[int] = []
+    real = rollout.turn_playout
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        starts.append(applied_now())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rollout, "turn_playout", recorded)
+    budget = Rollout(worlds=8, top=2, turns=4)
+    rollout_action(DrawingPileEngine(), Pile(2, 11, 0), 0, random.Random(3), budget)
+    assert len(starts) == 16  # 8 worlds x 2 candidates, uncapped
+    cap = starts[2] + 1  # reached during the second world's first line
+    starts.clear()
+    move = rollout_action(DrawingPileEngine(), Pile(2, 11, 0), 0, random.Random(3),
+                          replace(budget, steps=cap))
+    assert len(starts) == 3 and move == Action("take", ("2",))
 
 
 @dataclass(frozen=True)
