@@ -52,7 +52,15 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     # now build, sail and fight where they hoarded talents: moves ran p95 1.71 s (normal,
     # 3 seats) uncapped; capped at 10,000 moves, as at 4 seats.
     ("minos", "normal"): Rollout(worlds=6, top=3, turns=4, steps=10_000),
-    ("minos", "strong"): Rollout(worlds=18, top=4, turns=4, steps=27_000),
+    # Strong at 27,000 moves ran p95 2.27 s and up to 4.43 s in the benchmark's games; at
+    # 21,000 (the cap checked line by line), 262 positions of easy self-play ran max 2.66 s
+    # on a day the same positions took 3.41 s at 27,000.
+    ("minos", "strong"): Rollout(worlds=18, top=4, turns=4, steps=21_000),
+    # Tuscany's strong moves ran up to 3.89 s at 4 seats (13 of 236 over 3 s) uncapped;
+    # at 2-4 seats a move applied up to 27,000, 40,000 and 44,000 moves (easy self-play).
+    # Capped at 20,000: on 175 positions of 4-seat easy self-play, max 1.43 s where
+    # uncapped took 2.63 s; half the moves stay under the cap.
+    ("tuscany", "strong"): Rollout(worlds=36, top=5, turns=4, steps=20_000),
     # Río hides only dice: fewer worlds lose little. The defaults took 1.9 s a normal move
     # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game.
     ("rio", "normal"): Rollout(worlds=3, top=3, turns=2),

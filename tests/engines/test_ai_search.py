@@ -85,7 +85,8 @@ def test_rollouts_find_the_forced_win() -> None:
 def test_budgets_are_per_game_where_measured() -> None:
     from engines import registry
     assert rollout_budget(registry.get("havana"), "normal").turns > ROLLOUTS["normal"].turns
-    assert rollout_budget(registry.get("tuscany"), "strong") == ROLLOUTS["strong"]
+    assert rollout_budget(registry.get("tuscany"), "strong").steps is not None  # its tail
+    assert rollout_budget(PileEngine(), "strong") == ROLLOUTS["strong"]  # type: ignore[arg-type]
     assert rollout_budget(PileEngine(), "normal") == ROLLOUTS["normal"]  # type: ignore[arg-type]
     rio = registry.get("rio")  # Río's 2-seat games play out further than its larger ones
     assert rollout_budget(rio, "normal", 2).turns > rollout_budget(rio, "normal", 4).turns
