@@ -85,6 +85,11 @@ COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000),
     **{("rio", "normal", n): Rollout(worlds=3, top=2, turns=2, steps=2_000, line_steps=1_200)
        for n in (3, 4, 5)},
+    # Río's strong at 3-5 seats ran uncapped: up to 3.07 s (4 seats, 67 positions of a
+    # 4-seat easy game) and 4.60 s (5 seats, 87 positions), one line up to 27,000 moves.
+    # Capped like normal, wider: max 1.10 s and 1.30 s on the same positions and day.
+    **{("rio", "strong", n): Rollout(worlds=3, top=4, turns=3, steps=6_000, line_steps=2_000)
+       for n in (3, 4, 5)},
     # Tuscany's seats place more tiles since stored tiles that fit count more, and the
     # 4-seat moves ran p95 1.29 s; capped, 0.71 s where uncapped 0.98 s (33 positions).
     ("tuscany", "normal", 4): Rollout(worlds=12, top=4, turns=4, steps=6_000),
