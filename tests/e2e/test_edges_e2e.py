@@ -150,7 +150,7 @@ async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, ru
         stale_panel.data = snapshot  # the same button, clicked again on the same message
         second = await fake.interact(fake.button(button["custom_id"], stale_panel,
                                                  user="alice"))
-        for _ in range(200):  # a loaded machine may post the fresh panel after the grace
+        for _ in range(600):  # a loaded machine may post the fresh panel after the grace
             if any(m.interactive() for m in fake.interaction_messages(second)):
                 break
             await fake.idle(quiet=0.1)
