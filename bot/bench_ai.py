@@ -2,7 +2,8 @@
 
 For every registered game and player count it plays seeded games between neighbouring
 levels (easy vs random, normal vs easy, strong vs normal): one seat of the higher level
-against lower-level seats, the higher seat rotated round the table (seat ``seed % n``).
+against lower-level seats, each seed played once from every chair (:func:`chair`), so the
+seat a deal favours, or the place a game's turn order gives it, favours each level alike.
 Every finished game is appended at once to a JSON-lines file (``docs/bench_ai.jsonl`` by
 default), so a run cut short keeps its games and a later run adds games instead of
 replaying them; ``--report`` rebuilds the table from that file alone.
@@ -44,6 +45,7 @@ MAX_MOVES = 8000
 FIRST_SEED = 1000
 
 Config = tuple[str, int, str, str]  # game, players, higher level, lower level
+Game = tuple[int, int]  # seed, the higher level's seat
 
 
 @dataclass
@@ -55,12 +57,23 @@ class GameRecord:
     finished: bool = True
 
 
-def play(game: str, players: int, high: str, low: str, seed: int,
+def chair(players: int, g: int) -> Game:
+    """A match-up's game number ``g`` (from 0): seeds from ``FIRST_SEED``, each played from
+    every seat in turn. A seed's first chair is seat ``seed % players``, the one seat the
+    benchmark played each seed from until 2026-11-24, so those records still count: one
+    chair per seed let the turn order Río draws from the seed decide more games than the
+    levels did (docs/AI.md)."""
+    seed = FIRST_SEED + g // players
+    return seed, (seed + g % players) % players
+
+
+def play(game: str, players: int, high: str, low: str, seed: int, high_seat: int | None = None,
          max_moves: int = MAX_MOVES) -> GameRecord:
-    """One seeded game: seat ``seed % players`` plays ``high``, the others ``low``."""
+    """One seeded game: seat ``high_seat`` (default ``seed % players``) plays ``high``, the
+    others ``low``."""
     engine = registry.get(game)
     state = engine.new_game(players, seed)
-    high_seat = seed % players
+    high_seat = seed % players if high_seat is None else high_seat
     levels = [high if i == high_seat else low for i in range(players)]
     record = GameRecord(0.0)
     while not engine.is_over(state) and record.moves < max_moves:
@@ -81,7 +94,7 @@ def play(game: str, players: int, high: str, low: str, seed: int,
     return record
 
 
-def _play_job(job: tuple[str, int, str, str, int, int]) -> GameRecord:
+def _play_job(job: tuple[str, int, str, str, int, int, int]) -> GameRecord:
     return play(*job)
 
 
@@ -105,9 +118,10 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def load(path: Path) -> dict[Config, dict[int, GameRecord]]:
-    """Every game recorded in ``path``, by match-up and seed (the last line of a seed wins)."""
-    out: dict[Config, dict[int, GameRecord]] = defaultdict(dict)
+def load(path: Path) -> dict[Config, dict[Game, GameRecord]]:
+    """Every game recorded in ``path``, by match-up, seed and higher seat (the last line of
+    a game wins; a row without ``seat`` was played from seat ``seed % players``)."""
+    out: dict[Config, dict[Game, GameRecord]] = defaultdict(dict)
     if not path.exists():
         return out
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -115,15 +129,17 @@ def load(path: Path) -> dict[Config, dict[int, GameRecord]]:
             continue
         row = json.loads(line)
         config = (row["game"], row["players"], row["high"], row["low"])
-        out[config][row["seed"]] = GameRecord(row["share"], row["scores"], row["times"],
+        seat = row.get("seat", row["seed"] % row["players"])
+        out[config][row["seed"], seat] = GameRecord(row["share"], row["scores"], row["times"],
                                               row["moves"], row["finished"])
     return out
 
 
-def save(path: Path, config: Config, seed: int, record: GameRecord) -> None:
-    game, players, high, low = config
-    row = {"game": game, "players": players, "high": high, "low": low, "seed": seed,
-           **asdict(record)}
+def save(path: Path, config: Config, game: Game, record: GameRecord) -> None:
+    key, players, high, low = config
+    seed, seat = game
+    row = {"game": key, "players": players, "high": high, "low": low, "seed": seed,
+           "seat": seat, **asdict(record)}
     data = (json.dumps(row, separators=(",", ":")) + "\n").encode()
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:  # one write on an append-only descriptor: two runs may share the file
@@ -133,20 +149,21 @@ def save(path: Path, config: Config, seed: int, record: GameRecord) -> None:
 
 
 def plan(configs: Sequence[Config], games: dict[Config, int],
-         done: dict[Config, dict[int, GameRecord]]) -> list[tuple[Config, int]]:
-    """Games still to play, round-robin over the match-ups (seed by seed)."""
+         done: dict[Config, dict[Game, GameRecord]]) -> list[tuple[Config, Game]]:
+    """Games still to play, round-robin over the match-ups (game by game, :func:`chair`)."""
     jobs = []
     for g in range(max(games.values(), default=0)):
         for config in configs:
-            seed = FIRST_SEED + g
-            if g < games[config] and seed not in done.get(config, {}):
-                jobs.append((config, seed))
+            if g < games[config]:
+                game = chair(config[1], g)
+                if game not in done.get(config, {}):
+                    jobs.append((config, game))
     return jobs
 
 
-def run(jobs: list[tuple[Config, int]], path: Path, workers: int,
+def run(jobs: list[tuple[Config, Game]], path: Path, workers: int,
         max_moves: int) -> None:
-    flat = [(*config, seed, max_moves) for config, seed in jobs]
+    flat = [(*config, seed, seat, max_moves) for config, (seed, seat) in jobs]
     records: Iterable[GameRecord]
     if workers > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
@@ -154,10 +171,10 @@ def run(jobs: list[tuple[Config, int]], path: Path, workers: int,
     else:
         pool, records = None, map(_play_job, flat)
     try:
-        for (config, seed), record in zip(jobs, records, strict=True):
-            save(path, config, seed, record)
+        for (config, game), record in zip(jobs, records, strict=True):
+            save(path, config, game, record)
             cpu = sum(t for ts in record.times.values() for t in ts)
-            print(f"# {config} seed {seed}: higher share {record.share:g}, "
+            print(f"# {config} seed {game[0]} seat {game[1]}: higher share {record.share:g}, "
                   f"{record.moves} moves, {cpu:.0f} s CPU", file=sys.stderr, flush=True)
     finally:
         if pool is not None:

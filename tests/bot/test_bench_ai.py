@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench_ai import GameRecord, load, main, plan, play, save, table, verdict, wilson
+from bot.bench_ai import GameRecord, chair, load, main, plan, play, save, table, verdict, wilson
 
 
 def test_wilson_interval() -> None:
@@ -29,14 +29,33 @@ def test_results_file_resumes_and_rebuilds_the_table(tmp_path: Path) -> None:
     config = ("havana", 2, "easy", "random")
     record = GameRecord(1.0, {"easy": [25], "random": [3]}, {"easy": [0.01], "random": [0.0]},
                         moves=2)
-    save(path, config, 1000, record)
+    save(path, config, (1000, 0), record)
     done = load(path)
-    assert done[config][1000] == record
-    # a second run plays only the seeds the file lacks, round-robin over the match-ups
+    assert done[config][1000, 0] == record
+    # a second run plays only the games the file lacks, round-robin over the match-ups
     other = ("havana", 2, "normal", "easy")
-    jobs = plan([config, other], {config: 2, other: 1}, done)
-    assert jobs == [(other, 1000), (config, 1001)]
+    jobs = plan([config, other], {config: 3, other: 1}, done)
+    assert jobs == [(other, (1000, 0)), (config, (1000, 1)), (config, (1001, 1))]
     main(["--report", "--results", str(path), "--game", "havana", "--players", "2"])
+
+
+def test_every_seed_is_played_from_every_chair() -> None:
+    """Each seed once from each seat, beginning with seat ``seed % n`` (the one chair a
+    seed was played from before): a seat the deal or the turn order favours favours both
+    levels alike."""
+    assert [chair(3, g) for g in range(6)] == [(1000, 1), (1000, 2), (1000, 0),
+                                               (1001, 2), (1001, 0), (1001, 1)]
+    # the same deal, easy in the other chair: another game
+    assert (play("havana", 2, "easy", "random", 1001, high_seat=0).scores
+            != play("havana", 2, "easy", "random", 1001).scores)
+
+
+def test_a_row_without_a_seat_was_played_from_seed_mod_players(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_text('{"game":"havana","players":3,"high":"easy","low":"random","seed":1001,'
+                    '"share":1.0,"scores":{},"times":{},"moves":1,"finished":true}\n',
+                    encoding="utf-8")
+    assert list(load(path)[("havana", 3, "easy", "random")]) == [(1001, 2)]
 
 
 def test_verdict_reads_the_interval() -> None:
