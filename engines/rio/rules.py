@@ -906,13 +906,19 @@ def start_round(ctx: C) -> None:
     ctx.emit("rio.ev.round", year=B.first_year + s.round - 1, round=s.round)
 
 
-def update_order(ctx: C) -> None:
-    """§1.8: most added workers first, ties in reverse current order; then the rest."""
-    s = ctx.s
+def next_order(s: State) -> list[int]:
+    """§1.8: most added workers first, ties in reverse current order; then the rest (the
+    order the bids placed so far will give)."""
     pos = {seat: k for k, seat in enumerate(s.order)}
     bidders = sorted((seat for seat in s.order if s.bids[seat] > 0),
                      key=lambda x: (-s.bids[x], -pos[x]))
-    s.order = bidders + [seat for seat in s.order if s.bids[seat] == 0]
+    return bidders + [seat for seat in s.order if s.bids[seat] == 0]
+
+
+def update_order(ctx: C) -> None:
+    """§1.8: the new turn order (:func:`next_order`); the bid workers go back to supply."""
+    s = ctx.s
+    s.order = next_order(s)
     for seat in range(s.num_players):
         s.players[seat].supply += s.bids[seat]
     s.bids = [0] * s.num_players

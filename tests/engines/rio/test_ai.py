@@ -158,3 +158,18 @@ def test_producing_a_good_never_loses_worth() -> None:
     done = do(placed, 0, "prod 0", "take wood")
     assert done.players[0].wood == s.players[0].wood + 1
     assert ai.worths(done)[0] >= pending
+
+
+def test_a_better_place_in_turn_order_is_worth_its_rounds() -> None:
+    """The first to place takes what the others then cannot: the place the bids so far
+    will give is worth up to ``ai.ORDER`` VP, less as the rounds run out. Without it seats
+    seldom bid, and the seat the seed put first won 47 of 60 two-seat easy games."""
+    s = game(2, 3)  # seat 0 first
+    first = ai.worths(s)
+    s.bids[1] = 1  # seat 1's bid will put it first next round
+    assert rules.next_order(s) == [1, 0]
+    bid = ai.worths(s)
+    gain = ai.ORDER * (s.rounds - s.round) / s.rounds
+    assert bid[1] - first[1] == pytest.approx(gain) and first[0] - bid[0] == pytest.approx(gain)
+    s.round = s.rounds  # the last round: no placement left to be first in
+    assert ai.terms(s)[1][ai.T_ORDER] == 0.0
