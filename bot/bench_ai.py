@@ -105,7 +105,8 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     p = successes / n
     centre = p + z * z / (2 * n)
     margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return ((centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n))
+    lo, hi = (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
+    return max(0.0, lo), min(1.0, hi)  # not "-0 %" where rounding crosses the bound
 
 
 def target(players: int) -> float:

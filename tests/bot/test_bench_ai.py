@@ -13,6 +13,7 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(7, 10)
     assert lo == pytest.approx(0.3968, abs=1e-3) and hi == pytest.approx(0.8922, abs=1e-3)
     assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0  # never past the bounds
 
 
 def test_one_seeded_game_is_recorded() -> None:
