@@ -131,8 +131,8 @@ def load(path: Path) -> dict[Config, dict[Game, GameRecord]]:
         row = json.loads(line)
         config = (row["game"], row["players"], row["high"], row["low"])
         seat = row.get("seat", row["seed"] % row["players"])
-        out[config][row["seed"], seat] = GameRecord(row["share"], row["scores"], row["times"],
-                                              row["moves"], row["finished"])
+        out[config][row["seed"], seat] = GameRecord(
+            row["share"], row["scores"], row["times"], row["moves"], row["finished"])
     return out
 
 
