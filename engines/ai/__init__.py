@@ -62,9 +62,18 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     # uncapped took 2.63 s; half the moves stay under the cap.
     ("tuscany", "strong"): Rollout(worlds=36, top=5, turns=4, steps=20_000),
     # Río hides only dice: fewer worlds lose little. The defaults took 1.9 s a normal move
-    # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game.
-    ("rio", "normal"): Rollout(worlds=3, top=3, turns=2),
-    ("rio", "strong"): Rollout(worlds=3, top=4, turns=3),
+    # (p95 2.9 s); 3 x 4 x 4 had p95 1.6 s over a whole game. Where the tail ran over 1 s
+    # (3-5 seats: 4 % of normal's moves, up to 7.4 s), capped; and since Río's seats place
+    # more workers (its evaluation mended), one world of 3 candidates passed the cap alone:
+    # 2 candidates took p95 0.91 s a move where 3 took 1.23 s (51 positions of a 4-seat game;
+    # 5 seats 0.67 s against 1.16 s). One line still passed the cap alone (3,500 moves, a
+    # 5-seat effects turn), 3 of 104 moves over 1 s (max 1.5 s): lines limited to 1,200
+    # moves and worlds to 2,000, max 0.79 s.
+    ("rio", "normal"): Rollout(worlds=3, top=2, turns=2, steps=2_000, line_steps=1_200),
+    # Río's strong ran uncapped up to 3.07 s (4 seats, 67 positions of a 4-seat easy game)
+    # and 4.60 s (5 seats, 87 positions), one line up to 27,000 moves. Capped like normal,
+    # wider: max 1.10 s and 1.30 s on the same positions and day.
+    ("rio", "strong"): Rollout(worlds=3, top=4, turns=3, steps=6_000, line_steps=2_000),
 }
 # Per game and player count, where measured better than the game's budget. Río's workers
 # pay off a phase or more after they are placed, and between moves a 2-turn playout's
@@ -73,13 +82,6 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
 # games against easy where 2-turn ones won 4 of 8 (seeds 1000-1007). At 3 and 4 seats they
 # won 1 of 4 and 0 of 4, as the 2-turn ones did, at p95 2.1 s a move (4 seats) instead of
 # 0.97 s: with three others to wait for, one world alone passes the cap.
-# Where a count's moves ran over the 1 s budget in their tail, the same budget capped:
-# Río's normal at 3-5 seats (4 % of its moves over 1 s, up to 7.4 s) and Minos's at 4
-# (3 %, up to 2.3 s). Río's seats place more workers since its evaluation was mended, and
-# one world of 3 candidates passes the cap alone: 2 candidates took p95 0.91 s a move
-# where 3 took 1.23 s (51 positions of a 4-seat game; 5 seats 0.67 s against 1.16 s).
-# One line still passed the cap alone (3,500 moves, a 5-seat effects turn), 3 of 104 moves
-# over 1 s (max 1.5 s): lines limited to 1,200 moves and worlds to 2,000, max 0.79 s.
 COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     ("rio", "normal", 2): Rollout(worlds=2, top=2, turns=4, steps=2_500),
     # Havana's normal at 2 seats, replayed with the cap checked line by line, won 18 of 30
@@ -88,13 +90,6 @@ COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     # (CPU p95 0.37 s a move where 12,000 took 0.31 s, the same day).
     ("havana", "normal", 2): Rollout(worlds=24, top=4, turns=12, wait=False, steps=16_000),
     ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000),
-    **{("rio", "normal", n): Rollout(worlds=3, top=2, turns=2, steps=2_000, line_steps=1_200)
-       for n in (3, 4, 5)},
-    # Río's strong at 3-5 seats ran uncapped: up to 3.07 s (4 seats, 67 positions of a
-    # 4-seat easy game) and 4.60 s (5 seats, 87 positions), one line up to 27,000 moves.
-    # Capped like normal, wider: max 1.10 s and 1.30 s on the same positions and day.
-    **{("rio", "strong", n): Rollout(worlds=3, top=4, turns=3, steps=6_000, line_steps=2_000)
-       for n in (3, 4, 5)},
     # Tuscany's seats place more tiles since stored tiles that fit count more, and the
     # 4-seat moves ran p95 1.29 s; capped, 0.71 s where uncapped 0.98 s (33 positions).
     ("tuscany", "normal", 4): Rollout(worlds=12, top=4, turns=4, steps=6_000),

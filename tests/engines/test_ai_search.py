@@ -304,3 +304,32 @@ def test_a_line_begins_no_decision_past_its_move_limit() -> None:
     (unlimited, left_unlimited), (limited, left_limited) = applied[None], applied[6]
     assert 6 <= limited < unlimited and left_limited > left_unlimited
     assert limited <= 6 + 4  # the last decision begun: two moves, each completed
+
+
+def test_the_budget_table_of_the_docs_is_the_code() -> None:
+    """docs/AI.md's table of budgets (worlds × moves × turns, cap / line limit) is what
+    ``rollout_budget`` gives at every seat count of every game it lists."""
+    from pathlib import Path
+
+    from engines import registry
+    table = Path(__file__).resolve().parents[2] / "docs" / "AI.md"
+    keys = {"Havana": "havana", "Tuscany": "tuscany", "Minos": "minos", "Río": "rio"}
+    rows = [line.split("|")[1:-1] for line in table.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip() in keys]
+    covered: set[tuple[str, int]] = set()
+    for game, seats, *cells in rows:
+        engine = registry.get(keys[game.strip()])
+        first, _, last = seats.strip().partition("–")
+        for n in range(int(first), int(last or first) + 1):
+            covered.add((engine.spec.key, n))
+            for level, shape, cap in (("normal", *cells[:2]), ("strong", *cells[2:])):
+                budget = rollout_budget(engine, level, n)
+                worlds, top, turns = (int(x) for x in shape.split("×"))
+                steps, _, line = (c.strip().replace(",", "") for c in cap.partition("/"))
+                assert (budget.worlds, budget.top, budget.turns) == (worlds, top, turns), (game, n)
+                assert budget.steps == (None if steps == "—" else int(steps)), (game, n, level)
+                assert budget.line_steps == (int(line) if line else None), (game, n, level)
+                assert budget.wait == (engine.spec.key != "havana"), (game, n, level)
+    assert covered == {(key, n) for key in keys.values()
+                       for n in range(registry.get(key).spec.min_players,
+                                      registry.get(key).spec.max_players + 1)}
