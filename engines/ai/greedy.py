@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from statistics import fmean
 from typing import Any
 
 from engines.base import Action, Engine
@@ -20,6 +21,7 @@ from engines.rng import Rng
 
 from .moves import applied, candidates, determinize, share, step
 
+BLIND_DRAWS = 4  # other draws a step that draws is judged by (:func:`blinded`)
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
 PLAYOUT_STEPS = 24  # steps played after a simultaneous move before it is scored
 TURN_PLAYOUT_STEPS = 200  # bound on a turn playout's steps (hidden picks are not turns)
@@ -36,10 +38,11 @@ def _greedy(engine: Engine[Any], state: Any, who: int, rng: random.Random,
         after = step(engine, state, who, move)
         if seen is not None and after in seen:
             continue
-        if threw(state, after):  # judged on dice it will not get (:func:`blinded`)
+        if threw(state, after):  # judged by draws it will not get (:func:`blinded`)
             blind = blinded(state, rng) if blind is None else blind
-            after = step(engine, blind, who, move)
-        value = share(engine, after, who)
+            value = fmean(share(engine, step(engine, other, who, move), who) for other in blind)
+        else:
+            value = share(engine, after, who)
         if value > best_value:
             best, best_value = move, value
     return best
@@ -99,13 +102,15 @@ def threw(state: Any, after: Any) -> bool:
             and bool(getattr(state, "rng") != getattr(after, "rng")))  # noqa: B009
 
 
-def blinded(state: Any, rng: random.Random) -> Any:
-    """``state`` with another generator: where a step throws dice, the seat judges it here,
-    then plays it on ``state``. Judged on ``state`` itself, a move is chosen knowing the
-    throw it will get: an easy Minos seat's lookahead won an attack with its last ship in
-    46 of 60 sampled worlds (seed 1008, move 29; a fair throw wins 45 %), so it attacked,
-    lost it and was out. A rollout's seats so chose their attacks knowing the dice."""
-    return dataclasses.replace(state, rng=rng.getrandbits(64))
+def blinded(state: Any, rng: random.Random) -> list[Any]:
+    """``state`` with other generators: where a step draws (a die, a bag), the seat judges
+    it by its mean over these, then plays it on ``state``. Judged on ``state`` itself, a
+    move was chosen knowing the throw it would get: an easy Minos seat's lookahead won an
+    attack with its last ship in 46 of 60 sampled worlds (seed 1008, move 29; a fair throw
+    wins 45 %), so it attacked, lost it and was out, and a rollout's seats chose their
+    attacks knowing the dice. Judged on one other throw, a choice is as good as a coin's:
+    an attack is made whenever that throw wins."""
+    return [dataclasses.replace(state, rng=rng.getrandbits(64)) for _ in range(BLIND_DRAWS)]
 
 
 def threw_nothing(world: Any, after: Any) -> bool:
@@ -225,28 +230,33 @@ def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int
             state = step(engine, state, who, moves[0])
             trail.append(state)
             continue
-        best, best_value, best_trail, best_first = None, -1.0, trail, None
-        blind = None
+        chosen = None  # the best move's first step, completed turn (None: judged blind), trail
+        best_value, blind = -1.0, None
         for move in moves:
             first = step(engine, state, who, move)
             if first in trail:
                 continue
             path = [*trail, first]
-            judged = first
-            if threw(state, first):  # judged on dice it will not get (:func:`blinded`)
+            after = None
+            if threw(state, first):  # judged by draws it will not get (:func:`blinded`)
                 blind = blinded(state, rng) if blind is None else blind
-                judged = step(engine, blind, who, move)
-            after = _finish_turn(engine, judged, who, rng, path)
-            value = share(engine, after, who)
+                value = fmean(share(engine, _finish_turn(engine, step(engine, other, who, move),
+                                                         who, rng, list(path)), who)
+                              for other in blind)
+            else:
+                after = _finish_turn(engine, first, who, rng, path)
+                value = share(engine, after, who)
             if value > best_value:
-                best, best_value, best_trail = after, value, path
-                best_first = first if judged is not first else None
-        if best_first is not None:  # chosen blind: the turn goes on from the real throw
-            best_trail = [*trail, best_first]
-            best = _finish_turn(engine, best_first, who, rng, best_trail)
-        if best is None:  # every move goes back: the first, as a stuck player would
+                chosen, best_value = (first, after, path), value
+        if chosen is None:  # every move goes back: the first, as a stuck player would
             best = step(engine, state, who, moves[0])
             best_trail = [*trail, best]
+        else:
+            first, completed, best_trail = chosen
+            if completed is None:  # chosen blind: the turn goes on from the real draw
+                best_trail = [*trail, first]
+                completed = _finish_turn(engine, first, who, rng, best_trail)
+            best = completed
         state, trail = best, best_trail
         last = engine.active_players(state)
     return state
