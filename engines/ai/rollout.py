@@ -127,4 +127,11 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     if done < len(worlds):
         totals = [t if settled[i] else t * len(worlds) / done for i, t in enumerate(totals)]
     best = max(totals)
+    if len(moves) > 1 and all(total == best for total in totals) and reversible(
+            engine, worlds[0][0], seat, moves[0]):
+        # Every line ended alike (a lost last turn: the game ends lost whatever the seat
+        # does), and easy's first choice is a move the seat could undo: played, the same
+        # tie would follow, for ever (a normal Minos seat switched between a ship and two
+        # guards 6,000 times, 4 seats, seed 1000). A move that commits ends it.
+        return moves[1]
     return moves[totals.index(best)]  # ties: the base policy's order

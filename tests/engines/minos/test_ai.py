@@ -118,3 +118,22 @@ def test_easy_commits_rather_than_switch_pieces_for_ever() -> None:
             break
         s = E.apply(s, 0, choose(E, s, 0, "easy", 1000, 2000 + move)).state
     assert s.current != 0, "the seat switched pieces instead of playing its turn"
+
+
+PIECES = Path(__file__).with_name("pieces_switched.json")
+
+
+def test_normal_ends_a_lost_last_turn_with_three_pieces() -> None:
+    """In a lost last turn every line ends the game alike, so normal's candidates tied and
+    it played easy's first, selecting another piece, for ever: it switched between a ship
+    and two guards 6,000 times and the game was cut (4 seats, seed 1000, normal in seat 3
+    against easy, with the draw rule; the position in ``pieces_switched.json``, round 40 of
+    40, move 2,200, 8 against 14). Where every candidate ties, a move that commits is
+    played; the seat ends its turn."""
+    s = E.from_dict(json.loads(PIECES.read_text()))
+    assert (s.round, s.max_rounds, s.current, s.selected) == (40, 40, 3, "ship:d6")
+    for move in range(30):
+        if E.is_over(s):
+            break
+        s = E.apply(s, 3, choose(E, s, 3, "normal", 1000, 2200 + move)).state
+    assert E.is_over(s), "the seat switched pieces instead of ending its turn"
