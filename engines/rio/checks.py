@@ -12,6 +12,7 @@ from engines.base import (
 )
 
 from . import rules, trades
+from .combat import by_id, group_at
 from .data import BOARD
 from .state import State
 
@@ -56,6 +57,9 @@ def reason(s: State, seat: int, action: Action) -> GameError:
     if s.phase == "place" and action.kind == "ladder" and action.args:
         return IllegalAction("That ladder takes no worker now", key="rio.error.ladder",
                              ladder=Message(f"rio.ladder.{action.args[0]}"))
+    if s.phase == "combat" and action.kind == "merge" and _refused(s, action):
+        return IllegalAction("That merge request was refused this combat round",
+                             key="rio.error.merge_refused")
     if s.phase == "combat" and action.kind in ("step", "enter", "merge"):
         return IllegalAction("That group cannot go there", key="rio.error.cannot_step")
     if s.phase == "combat" and action.kind == "fire":
@@ -66,3 +70,14 @@ def reason(s: State, seat: int, action: Action) -> GameError:
                              if action.args else "")
     return IllegalAction(f"{action} is not possible now", key="rio.error.not_offered",
                          action=str(action))
+
+
+def _refused(s: State, action: Action) -> bool:
+    """Whether the selected group already asked this neighbour this combat round."""
+    c = s.combat
+    if c is None or not c.sel or not action.args:
+        return False
+    g = by_id(c, c.sel)
+    j = BOARD.nb4[g.cell].get(action.args[0]) if g.cell >= 0 else None
+    h = group_at(c, j) if j is not None else None
+    return h is not None and [g.gid, h.gid] in c.refused

@@ -341,6 +341,9 @@ def _legal_round(s: State, c: Combat, seat: int) -> list[A]:
                 for d, j in B.nb4[g.cell].items():
                     what = can_enter(s, c, g, j)
                     if what in ("ask", "ask_split"):
+                        h = group_at(c, j)
+                        if h is not None and [g.gid, h.gid] in c.refused:
+                            continue  # refused this combat round: not asked again
                         out += [A("merge", (d, "me")), A("merge", (d, "them"))]
                     elif what:
                         out.append(A("step", (d,)))
@@ -783,6 +786,7 @@ def answer_merge(ctx: C, accepted: bool) -> None:
     ctx.emit("rio.ev.merge_accepted" if accepted else "rio.ev.merge_refused",
              seat=pend["answerer"], target=pend["asker"])
     if not accepted:
+        c.refused.append([g.gid, h.gid])
         return
     g.moves -= 1
     commander = pend["commander"]
@@ -919,6 +923,7 @@ def end_combat_round(ctx: C) -> None:
     c.provoked = False
     c.turn = 0
     c.sel = 0
+    c.refused = []
     for g in c.groups:
         g.moves = moves_for(len(g.pawns))
         g.fought = False

@@ -91,6 +91,7 @@ class Combat:
     provoked: bool = False
     first: bool = True  # the attacker's first move (every stack must be split)
     pending: dict[str, int] = field(default_factory=dict)  # a mixed-merge request
+    refused: list[list[int]] = field(default_factory=list)  # [asker gid, target gid] this round
     hold: list[int] = field(default_factory=list)
     keep_pending: list[int] = field(default_factory=list)
     frozen: list[int] = field(default_factory=list)
@@ -110,8 +111,9 @@ class Combat:
             groups=[g.clone() for g in self.groups], next_gid=self.next_gid,
             order=self.order[:], turn=self.turn, sel=self.sel, round=self.round,
             quiet=self.quiet, provoked=self.provoked, first=self.first,
-            pending=self.pending.copy(), hold=self.hold[:], keep_pending=self.keep_pending[:],
-            frozen=self.frozen[:], sub=self.sub, roll=self.roll[:])
+            pending=self.pending.copy(), refused=[r[:] for r in self.refused],
+            hold=self.hold[:], keep_pending=self.keep_pending[:], frozen=self.frozen[:],
+            sub=self.sub, roll=self.roll[:])
 
 
 @dataclass(slots=True)
@@ -215,7 +217,7 @@ def workers_out(s: State, seat: int) -> int:
 def to_dict(state: State) -> dict[str, Any]:
     data: dict[str, Any] = _plain(state)
     data["game"] = "rio"
-    data["version"] = 1
+    data["version"] = 2
     return data
 
 
@@ -331,9 +333,18 @@ def _build(tp: Any) -> Convert:  # noqa: C901 - one case per kind of annotation
 def from_dict(data: Mapping[str, Any]) -> State:
     if not isinstance(data, Mapping) or data.get("game") != "rio":
         raise _json.fail("not a Río state")
+    data = _upgrade(data)
     s: State = _converter(State)(data, "state")
     _check(s)
     return s
+
+
+def _upgrade(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Version 1 (saved before refused merge requests were remembered) gains an empty list."""
+    combat = data.get("combat")
+    if data.get("version") != 1 or not isinstance(combat, Mapping) or "refused" in combat:
+        return data
+    return {**data, "combat": {**combat, "refused": []}}
 
 
 def _check(s: State) -> None:  # noqa: C901 - one list of the conserved counts
@@ -489,6 +500,8 @@ def _check_menus(s: State) -> None:  # noqa: C901 - one list of shapes
         if c.step == "merge" and set(c.pending) != {"gid", "target", "commander", "answerer",
                                                      "asker", "cell"}:
             raise _json.fail("merge request")
+        if any(len(r) != 2 for r in c.refused):
+            raise _json.fail("refused merge request")
     if s.phase in ("place", "effects") and not 0 <= s.cur <= s.num_players:
         raise _json.fail("current player")
     if s.phase == "complete" and not s.queue:

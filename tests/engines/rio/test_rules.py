@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import Action, IllegalAction, NotYourTurn
-from engines.rio import ENGINE, city, combat, rules
+from engines.base import Action, GameError, IllegalAction, NotYourTurn
+from engines.rio import ENGINE, city, combat, rules, state
 from engines.rio.data import BOARD
 from engines.rio.state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE
 
@@ -394,6 +394,42 @@ def test_mixed_merge_accepted_and_refused() -> None:
         assert len(s.combat.groups) == groups and ENGINE.active_players(s) == {A0}
         if answer == "accept":
             assert s.combat.groups[0].pawns == [A1, A0]  # the commander on top
+
+
+def test_a_refused_merge_is_not_asked_again_this_combat_round() -> None:
+    """A refusal is final for the round: the same group may not ask the same neighbour
+    again (docs/rules/rio.md), which once let a bot ask and be refused for ever."""
+    s = combat_state(3, attacker=A2)
+    group(s, cell(3, 3), [A0])
+    group(s, cell(4, 3), [A1])
+    group(s, cell(14, 8), [-1])
+    s.combat.turn = 1
+    s = do(s, A0, "group 3.3", "merge e me")
+    s = do(s, A1, "refuse")
+    assert s.combat.refused == [[s.combat.groups[0].gid, s.combat.groups[1].gid]]
+    kinds = {a.kind for a in ENGINE.legal_actions(s, A0)}
+    assert "merge" not in kinds and "stop" in kinds
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(s, A0, Action.parse("merge e them"))
+    assert refused.value.key == "rio.error.merge_refused"
+    s = do(s, A0, "end")
+    s = do(s, A1, "end")
+    assert s.combat.round == 2 and s.combat.refused == []  # a new round may ask again
+    s = do(s, A2, "end")
+    s = do(s, A0, "group 3.3")
+    assert Action.parse("merge e me") in ENGINE.legal_actions(s, A0)
+
+
+def test_a_version_1_save_in_combat_loads_with_no_refused_merges() -> None:
+    s = combat_state(3, attacker=A2)
+    data = state.to_dict(s)
+    assert data["version"] == 2
+    del data["combat"]["refused"]
+    data["version"] = 1
+    assert state.from_dict(data).combat.refused == []
+    data["version"] = 2
+    with pytest.raises(GameError):
+        state.from_dict(data)
 
 
 def test_bonus_step_discards_a_group() -> None:
