@@ -98,6 +98,10 @@ def test_budgets_are_per_game_where_measured() -> None:
     assert rollout_budget(rio, "normal", 4).turns == rollout_budget(rio, "normal").turns
     for n in (3, 4, 5):  # a line waiting on several seats can pass any world cap alone
         assert rollout_budget(rio, "strong", n).line_steps is not None, n
+    minos = registry.get("minos")  # at 2 seats a wider cap, strong's still the wider
+    caps = [rollout_budget(minos, level, n).steps or 0
+            for level, n in (("normal", 3), ("normal", 2), ("strong", 2))]
+    assert caps[0] < caps[1] < caps[2]
     tuscany = registry.get("tuscany")  # at 2 seats strong looks further than normal
     assert rollout_budget(tuscany, "strong", 2).turns > rollout_budget(tuscany, "normal", 2).turns
     for key in ("havana", "minos", "tuscany"):  # strong plays out more than normal
