@@ -12,7 +12,7 @@ from engines.base import (
 )
 
 from . import rules, trades
-from .combat import by_id, group_at
+from .combat import by_id, refused
 from .data import BOARD
 from .state import State
 
@@ -79,5 +79,4 @@ def _refused(s: State, action: Action) -> bool:
         return False
     g = by_id(c, c.sel)
     j = BOARD.nb4[g.cell].get(action.args[0]) if g.cell >= 0 else None
-    h = group_at(c, j) if j is not None else None
-    return h is not None and [g.gid, h.gid] in c.refused
+    return j is not None and refused(c, g, j)

@@ -151,6 +151,13 @@ def group_at(c: Combat, cell: int) -> Group | None:
     return None
 
 
+def refused(c: Combat, g: Group, j: int) -> bool:
+    """Whether ``g`` already asked the group on cell ``j`` to merge this combat round and
+    was refused: a refusal is final for the round (docs/rules/rio.md)."""
+    h = group_at(c, j)
+    return h is not None and [g.gid, h.gid] in c.refused
+
+
 def by_id(c: Combat, gid: int) -> Group:
     return next(g for g in c.groups if g.gid == gid)
 
@@ -341,8 +348,7 @@ def _legal_round(s: State, c: Combat, seat: int) -> list[A]:
                 for d, j in B.nb4[g.cell].items():
                     what = can_enter(s, c, g, j)
                     if what in ("ask", "ask_split"):
-                        h = group_at(c, j)
-                        if h is not None and [g.gid, h.gid] in c.refused:
+                        if refused(c, g, j):
                             continue  # refused this combat round: not asked again
                         out += [A("merge", (d, "me")), A("merge", (d, "them"))]
                     elif what:
