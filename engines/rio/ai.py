@@ -34,6 +34,11 @@ HUT, HOUSE_EXTRA, CELL_WORKER, UPGRADE = 1.5, 2.0, 0.3, 0.3
 # (3 seats, seed 1000).
 HUTS_WAITING = 2
 LOCKED = 0.3  # a worker held on a ladder until it fills brings nothing else meanwhile
+# Past what a round can place (``BOARD.per_round``), a worker held on an open ladder costs
+# the seat a placement (about SHORT VP) every round it stays, HELD_ROUNDS at most counted:
+# against random seats, which fill no ladder, easy put 6 of its workers on ladders in
+# rounds 2-3 and ended at 0 VP with 14 wood and 12 stone (4 seats, seed 1002).
+SHORT, HELD_ROUNDS = 0.5, 4
 # First place in turn order, at the start, over last (in between, a share), by the order
 # the bids so far will give: the first to place takes what the others then cannot. Without
 # it seats seldom bid (the order changed 2-5 times in 3-seat games) and the seat the seed
@@ -172,10 +177,13 @@ def terms(s: State) -> list[list[float]]:
     # ladder held 7 of easy's 9 workers for the whole game).
     started = _started(s.ladders)
     held = [0] * s.num_players
+    waiting_ladder = [0] * s.num_players  # held on a ladder not yet full
     for _, spaces in started:
+        full = min(spaces) >= 0
         for who in spaces:
             if who >= 0:
                 held[who] += 1
+                waiting_ladder[who] += not full
     for name, spaces in started:
         vps = BOARD.ladders[name].vps(s.num_players)
         filled = sum(1 for who in spaces if who >= 0)
@@ -190,6 +198,11 @@ def terms(s: State) -> list[list[float]]:
                           if filled + free >= len(spaces) else 0.2)
                 out[who][T_LADDER_PENDING] += PENDING * likely * vps[k]
                 out[who][T_LADDER_LOCKED] -= LOCKED
+    rounds_held = min(max(0, s.rounds - s.round), HELD_ROUNDS)
+    for seat, n in enumerate(waiting_ladder):
+        short = BOARD.per_round - (BOARD.workers - n)
+        if short > 0:
+            out[seat][T_LADDER_LOCKED] -= SHORT * short * rounds_held
     for k, who in enumerate(s.prod):
         if not s.prod_done[k] and who not in over:
             out[who][T_PROD] += PENDING * GOOD

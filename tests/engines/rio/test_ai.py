@@ -6,6 +6,7 @@ a game move is offered (docs/AI.md)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -115,6 +116,33 @@ def test_a_worker_that_can_build_nothing_is_a_loss() -> None:
     stocked = s.clone()
     workers(stocked, 0, where, 1, ROLE_STAY)
     assert ai.worths(stocked)[0] > ai.worths(s)[0]
+
+
+def _on_ladders(s: State, seat: int, n: int) -> State:
+    """``s`` with ``n`` of ``seat``'s workers on open ladders (none of them filled)."""
+    out = s.clone()
+    left = n
+    for spaces in out.ladders.values():
+        k = min(left, len(spaces) - 1)
+        spaces[:k] = [seat] * k
+        left -= k
+    out.players[seat].supply -= n
+    return out
+
+
+def test_workers_held_on_open_ladders_past_a_rounds_placements_cost_every_round() -> None:
+    """Up to what a round places, a worker held on an open ladder costs the flat ``LOCKED``;
+    each one past it costs a placement every round it may stay (``HELD_ROUNDS`` at most):
+    against random seats, which fill no ladder, easy held 6 workers on ladders from round 3
+    and ended at 0 VP (4 seats, seed 1002)."""
+    s = game(4, 3)
+    spare = BOARD.workers - BOARD.per_round  # held without a placement lost
+    locked = [ai.terms(_on_ladders(s, 0, n))[0][ai.T_LADDER_LOCKED] for n in range(spare + 3)]
+    assert [b - a for a, b in itertools.pairwise(locked)] == pytest.approx(
+        [-ai.LOCKED] * spare + [-ai.LOCKED - ai.SHORT * ai.HELD_ROUNDS] * 2)
+    s.round = s.rounds - 1  # one round left to lose
+    late = [ai.terms(_on_ladders(s, 0, n))[0][ai.T_LADDER_LOCKED] for n in (spare, spare + 1)]
+    assert late[1] - late[0] == pytest.approx(-ai.LOCKED - ai.SHORT)
 
 
 @pytest.mark.parametrize("name", ["fort", "port", "palace"])
