@@ -8,6 +8,10 @@
   and the best on average is played; a fixed budget of worlds, candidates and playout turns
   keeps a move reproducible on any machine.
 
+The budgets are counted in moves, so a move is the same on any machine; the issue's time
+budget per move (``SECONDS``) is kept by the bot's worker on a machine too slow for them
+(``choose``'s ``stop``, :mod:`bot.core.thinker`).
+
 A game needs nothing AI-specific beyond the contract's ``determinize`` and ``evaluate``;
 :mod:`engines.ai.defaults` has the generic pieces an engine can delegate to.
 """
@@ -15,6 +19,7 @@ A game needs nothing AI-specific beyond the contract's ``determinize`` and ``eva
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engines.base import Action, Engine, Subset
@@ -28,6 +33,11 @@ LEVELS = ("random", "easy", "normal", "strong")
 DEFAULT_LEVEL = "normal"
 
 EASY_SAMPLES = 3
+# CPU seconds a move may take on this project's 2-core machine (the bot's worker stops a
+# search that reaches its guard's share of it: :mod:`bot.core.thinker`). The move caps
+# below keep a move within these on most days; on the slowest days measured the same
+# moves took up to 3x longer (docs/AI.md).
+SECONDS: dict[str, float] = {"normal": 1.0, "strong": 3.0}
 # Rollout budgets (deterministic), measured by ``make bench-ai`` (docs/AI.md) so a move stays
 # within about 1 s (normal) and 3 s (strong) of CPU on a 2-core machine.
 ROLLOUTS: dict[str, Rollout] = {
@@ -146,21 +156,24 @@ def check_level(level: str) -> str:
 
 
 def choose(engine: Engine[Any], state: Any, seat: int, level: str, game_seed: int,
-           move_number: int) -> Action:
+           move_number: int, stop: Callable[[], bool] | None = None) -> Action:
     """The move of an AI ``seat`` at ``level``: what the bot, the demo and the bench call.
 
     It looks at the state only through ``legal_actions``/``subsets`` (the seat's own
     options) and ``determinize`` (everything hidden resampled), so information hidden from
-    the seat cannot change the choice."""
+    the seat cannot change the choice. ``stop``, asked between playout decisions, ends a
+    search early (the bot's time guard); without it, or where it never says stop, the
+    move is a function of (game seed, seat, move number, level)."""
     rng = level_rng(check_level(level), game_seed, seat, move_number)
     if level == "random":
         return random_action(engine, state, seat, rng)
     if level == "easy":
         return greedy_action(engine, state, seat, rng, samples=EASY_SAMPLES)
     players = getattr(state, "num_players", None)
-    return rollout_action(engine, state, seat, rng, rollout_budget(engine, level, players))
+    return rollout_action(engine, state, seat, rng, rollout_budget(engine, level, players),
+                          stop)
 
 
-__all__ = ["COUNT_ROLLOUTS", "DEFAULT_LEVEL", "GAME_ROLLOUTS", "LEVELS", "ROLLOUTS", "Rollout",
-           "ai_rng", "candidates", "check_level", "choose", "greedy_action", "level_rng",
+__all__ = ["COUNT_ROLLOUTS", "DEFAULT_LEVEL", "GAME_ROLLOUTS", "LEVELS", "ROLLOUTS", "SECONDS",
+           "Rollout", "ai_rng", "candidates", "check_level", "choose", "greedy_action", "level_rng",
            "random_action", "rollout_action", "rollout_budget"]

@@ -19,7 +19,7 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .moves import applied, candidates, determinize, share, step
+from .moves import applied, candidates, check_time, determinize, share, step
 
 BLIND_DRAWS = 4  # other draws a step that draws is judged by (:func:`blinded`)
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
@@ -205,12 +205,14 @@ def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int
 
     With ``limit``, no decision is begun once the playout has applied that many moves
     (counted by :func:`engines.ai.moves.counting`): it caps the one line that would run
-    for seconds (a Río effects turn with four seats to wait for took 3,500 moves a line)."""
+    for seconds (a Río effects turn with four seats to wait for took 3,500 moves a line).
+    Before each decision it asks the search's time guard (:func:`engines.ai.moves.check_time`)."""
     start = applied()
     done = 0
     trail = list(seen) if seen else [state]
     last = engine.active_players(state)
     for _ in range(TURN_PLAYOUT_STEPS):
+        check_time()
         active = engine.active_players(state)
         if engine.is_over(state) or not active or (
                 done >= turns and (seat is None or seat in active or done >= 2 * turns)) or (

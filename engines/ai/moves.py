@@ -4,7 +4,7 @@ subset decision (a subset of n options has up to 2ⁿ members: never list them a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -98,25 +98,41 @@ def determinize(engine: Engine[Any], state: Any, seat: int, rng: Rng) -> Any:
     return method(state, seat, rng) if method is not None else reseed(state, rng)
 
 
+class OutOfTime(Exception):
+    """The caller's time for this move is up (``counting(stop=...)``): the search drops the
+    line under way and plays the best it has."""
+
+
 @dataclass
 class Work:
-    """Moves applied by a search so far: its cost, counted the same on any machine."""
+    """Moves applied by a search so far: its cost, counted the same on any machine; and
+    the caller's ``stop`` (whether its time is up), asked between playout decisions."""
     steps: int = 0
+    stop: Callable[[], bool] | None = None
 
 
 _WORK: ContextVar[Work | None] = ContextVar("ai_work", default=None)
 
 
 @contextmanager
-def counting() -> Iterator[Work]:
+def counting(stop: Callable[[], bool] | None = None) -> Iterator[Work]:
     """Count every :func:`step` made inside the block (a search's budget is counted in
-    moves applied, not in seconds, so the move it chooses is the same under any load)."""
-    work = Work()
+    moves applied, not in seconds, so the move it chooses is the same under any load).
+    ``stop`` is the caller's guard against a machine too slow for that budget: the AI
+    itself reads no clock, the bot's worker passes one (:mod:`bot.core.thinker`)."""
+    work = Work(stop=stop)
     token = _WORK.set(work)
     try:
         yield work
     finally:
         _WORK.reset(token)
+
+
+def check_time() -> None:
+    """Raise :class:`OutOfTime` where the enclosing search's ``stop`` says time is up."""
+    work = _WORK.get()
+    if work is not None and work.stop is not None and work.stop():
+        raise OutOfTime
 
 
 def applied() -> int:

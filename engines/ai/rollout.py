@@ -20,12 +20,15 @@ Adapted to this project's games:
   completed turn; a hidden simultaneous pick at random), then ``evaluate``; an engine without
   ``evaluate`` gets random playouts to the end instead;
 * **budget** — a fixed number of worlds, candidates and playout steps, and a cap on the
-  moves applied (no line begun past it), so the move is the same on any machine.
+  moves applied (no line begun past it), so the move is the same on any machine; and a
+  guard for a machine too slow for that budget: the caller's ``stop``, asked between
+  playout decisions, ends the search early (the world under way dropped, as at the cap).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +36,17 @@ from engines.base import Action, Engine
 from engines.rng import Rng
 
 from .greedy import only_generators_differ, ranked, reversible, threw_nothing, turn_playout
-from .moves import candidates, counting, determinize, has_evaluate, mover, share, step
+from .moves import (
+    OutOfTime,
+    candidates,
+    check_time,
+    counting,
+    determinize,
+    has_evaluate,
+    mover,
+    share,
+    step,
+)
 
 FULL_PLAYOUT = 2000  # moves of a playout to the end, for an engine without ``evaluate``
 
@@ -55,6 +68,7 @@ class Rollout:
 
 def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
     for _ in range(FULL_PLAYOUT):
+        check_time()
         who = mover(engine, state)
         if engine.is_over(state) or who is None:
             break
@@ -92,8 +106,9 @@ def _world(engine: Engine[Any], world: Any, seed: int, moves: list[Action],
 
 
 def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
-                   budget: Rollout) -> Action:
-    """The best of the base policy's ``top`` moves by mean playout outcome."""
+                   budget: Rollout, stop: Callable[[], bool] | None = None) -> Action:
+    """The best of the base policy's ``top`` moves by mean playout outcome; where ``stop``
+    says the caller's time is up before a whole world was played, the base policy's move."""
     base = ranked(engine, state, seat, rng)
     if len(base) == 1:
         return base[0]
@@ -114,16 +129,21 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     totals = [0.0] * len(moves)
     settled = [False] * len(moves)  # ended alike in every world: its total is final
     done = 0  # worlds played out for every candidate
-    with counting() as work:
-        for k, (world, seed) in enumerate(worlds):  # world by world: a cut is fair to all
-            values = _world(engine, world, seed, moves, settled, budget, work, k, seat,
-                            worlds[0][1] if dice_only else None, len(worlds), greedy)
-            if values is None:  # the cap came part-way: that world is dropped
-                break
-            for i, (value, final) in enumerate(values):
-                totals[i] += value
-                settled[i] = settled[i] or final
-            done += 1
+    with counting(stop) as work:
+        try:
+            for k, (world, seed) in enumerate(worlds):  # world by world: a cut is fair to all
+                values = _world(engine, world, seed, moves, settled, budget, work, k, seat,
+                                worlds[0][1] if dice_only else None, len(worlds), greedy)
+                if values is None:  # the cap came part-way: that world is dropped
+                    break
+                for i, (value, final) in enumerate(values):
+                    totals[i] += value
+                    settled[i] = settled[i] or final
+                done += 1
+        except OutOfTime:  # the caller's time is up: that world is dropped too
+            pass
+    if done == 0:
+        return moves[0]
     if done < len(worlds):
         totals = [t if settled[i] else t * len(worlds) / done for i, t in enumerate(totals)]
     best = max(totals)

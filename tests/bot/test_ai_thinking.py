@@ -131,3 +131,19 @@ async def test_an_ai_going_round_in_its_turn_is_made_to_move_on(
         assert 1 not in engine.active_players(state)  # the AI seat has confirmed
     finally:
         service.thinker.close()
+
+
+def test_the_time_guard_keeps_a_level_s_cpu_seconds() -> None:
+    """The worker's guard says stop once ``GUARD`` of the level's CPU seconds are spent;
+    easy and random, which do not search, have none."""
+    from bot.core.thinker import GUARD, time_guard
+    from engines.ai import SECONDS
+
+    now = [100.0]
+    stop = time_guard("strong", clock=lambda: now[0])
+    assert stop is not None and not stop()
+    now[0] += GUARD * SECONDS["strong"] - 0.01
+    assert not stop()
+    now[0] += 0.02
+    assert stop()
+    assert time_guard("easy") is None and time_guard("random") is None

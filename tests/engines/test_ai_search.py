@@ -402,3 +402,31 @@ def test_a_throw_is_judged_on_dice_it_will_not_get() -> None:
             assert len({value == 0.4 for value in ends}) == 1, (name, seed, ends)
             attacked.append(ends[0] != 0.4)
         assert 0 < sum(attacked) < len(attacked), name  # by the blind throw, at times
+
+
+def test_a_search_whose_time_is_up_plays_what_it_has() -> None:
+    """The bot's time guard (``choose``'s ``stop``) on a machine too slow for a level's
+    budget: the search asks it before each playout decision, stops at the first "yes"
+    (the world under way dropped), and before a whole world is played, plays the base
+    policy's move. Never asked to stop, the move is the budget's own."""
+    from engines import registry
+    from engines.ai import level_rng
+    from engines.ai.greedy import ranked
+
+    engine = registry.get("havana")
+    state = engine.new_game(2, 11)
+    seat, level = 0, "normal"
+    offered = set(engine.legal_actions(state, seat))
+    asked = 0
+
+    def stop_after_three() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 3
+
+    assert choose(engine, state, seat, level, 11, 0, stop_after_three) in offered
+    assert asked == 4  # not asked again once it said stop
+    base = ranked(engine, state, seat, level_rng(level, 11, seat, 0))
+    assert choose(engine, state, seat, level, 11, 0, lambda: True) == base[0]
+    assert (choose(engine, state, seat, level, 11, 0, lambda: False)
+            == choose(engine, state, seat, level, 11, 0))
