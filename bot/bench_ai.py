@@ -13,7 +13,9 @@ against the target (2 seats: ≥ 70 %; more seats: ≥ twice the fair share), th
 move of each level (p50/p95, ``time.process_time`` of this process, so other work on the
 machine does not inflate it) and each level's average final score. Games run one after
 another in this process (``--jobs`` for a pool), round-robin over the match-ups so every
-match-up gets games early.
+match-up gets games early. Each game also records how fast the machine ran that day
+(:func:`reference_seconds`): on this machine the same move has taken 3-4x longer on one
+day than on another, and the table's times are only comparable with that beside them.
 """
 
 from __future__ import annotations
@@ -55,6 +57,20 @@ class GameRecord:
     times: dict[str, list[float]] = field(default_factory=dict)  # CPU s per move, by level
     moves: int = 0
     finished: bool = True
+    ref: float | None = None  # CPU s of the reference loop before the game (None: not taken)
+
+
+REFERENCE_LOOPS = 2_000_000
+
+
+def reference_seconds() -> float:
+    """CPU seconds of a fixed pure-Python loop, independent of the project's code: the
+    speed of the machine on the day a game was played."""
+    cpu = time.process_time()
+    total = 0
+    for i in range(REFERENCE_LOOPS):
+        total += i * i % 7
+    return round(time.process_time() - cpu, 3)
 
 
 def chair(players: int, g: int) -> Game:
@@ -75,7 +91,7 @@ def play(game: str, players: int, high: str, low: str, seed: int, high_seat: int
     state = engine.new_game(players, seed)
     high_seat = seed % players if high_seat is None else high_seat
     levels = [high if i == high_seat else low for i in range(players)]
-    record = GameRecord(0.0)
+    record = GameRecord(0.0, ref=reference_seconds())
     while not engine.is_over(state) and record.moves < max_moves:
         seat = min(engine.active_players(state))
         cpu = time.process_time()
@@ -132,7 +148,8 @@ def load(path: Path) -> dict[Config, dict[Game, GameRecord]]:
         config = (row["game"], row["players"], row["high"], row["low"])
         seat = row.get("seat", row["seed"] % row["players"])
         out[config][row["seed"], seat] = GameRecord(
-            row["share"], row["scores"], row["times"], row["moves"], row["finished"])
+            row["share"], row["scores"], row["times"], row["moves"], row["finished"],
+            row.get("ref"))
     return out
 
 
@@ -235,6 +252,19 @@ def table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
     return lines
 
 
+def speed_note(by_config: dict[Config, list[GameRecord]]) -> str:
+    """One line under the table: how fast the machine ran on the days of its games."""
+    refs = sorted(r.ref for recs in by_config.values() for r in recs if r.ref is not None)
+    games = sum(len(recs) for recs in by_config.values())
+    if not refs:
+        return ("The machine's speed was recorded for none of the games above "
+                "(`bot.bench_ai.reference_seconds`).")
+    return (f"Reference loop (`bot.bench_ai.reference_seconds`: {REFERENCE_LOOPS:,} "
+            f"iterations, CPU s; lower is a faster day): p50 {_pct(refs, .5):.2f} s, range "
+            f"{refs[0]:.2f}–{refs[-1]:.2f} s, taken in {len(refs)} of the {games} games (the "
+            f"others were played before it was recorded).")
+
+
 def replace_block(path: Path, text: str) -> None:
     """Put ``text`` between the bench-ai markers of ``path``."""
     old = path.read_text(encoding="utf-8")
@@ -276,9 +306,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         run(jobs, args.results, max(1, args.jobs), args.max_moves)
     done = load(args.results)
     selected = {c: list(done[c].values()) for c in configs if done.get(c)}
-    print("\n".join(table(selected)))
+    print("\n".join([*table(selected), "", speed_note(selected)]))
     if args.write:  # the table of every game in the file, not only this selection
-        text = "\n".join(table({c: list(v.values()) for c, v in done.items()}))
+        every = {c: list(v.values()) for c, v in done.items()}
+        text = "\n".join([*table(every), "", speed_note(every)])
         for path in WRITE_TO:
             replace_block(path, text)
     return 0

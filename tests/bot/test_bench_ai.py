@@ -6,7 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench_ai import GameRecord, chair, load, main, plan, play, save, table, verdict, wilson
+from bot.bench_ai import (
+    GameRecord,
+    chair,
+    load,
+    main,
+    plan,
+    play,
+    save,
+    speed_note,
+    table,
+    verdict,
+    wilson,
+)
 
 
 def test_wilson_interval() -> None:
@@ -23,6 +35,19 @@ def test_one_seeded_game_is_recorded() -> None:
     assert play("havana", 2, "easy", "random", 1001).scores == record.scores  # seeded
     rows = table({("havana", 2, "easy", "random"): [record]})
     assert rows[2].startswith("| havana | 2 | easy vs random | 1 |")
+    assert record.ref is not None and record.ref > 0  # the day's speed, beside its times
+
+
+def test_the_day_s_speed_is_kept_and_summed_up(tmp_path: Path) -> None:
+    path = tmp_path / "bench.jsonl"
+    config = ("havana", 2, "easy", "random")
+    for seat, ref in ((0, 0.61), (1, None)):
+        save(path, config, (1000, seat), GameRecord(1.0, ref=ref))
+    recs = list(load(path)[config].values())
+    assert [r.ref for r in recs] == [0.61, None]
+    note = speed_note({config: recs})
+    assert "p50 0.61 s" in note and "in 1 of the 2 games" in note
+    assert "recorded for none" in speed_note({config: recs[1:]})
 
 
 def test_results_file_resumes_and_rebuilds_the_table(tmp_path: Path) -> None:
