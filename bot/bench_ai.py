@@ -33,6 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from bot.core.thinker import time_guard
 from engines import registry
 from engines.ai import choose
 
@@ -84,9 +85,11 @@ def chair(players: int, g: int) -> Game:
 
 
 def play(game: str, players: int, high: str, low: str, seed: int, high_seat: int | None = None,
-         max_moves: int = MAX_MOVES) -> GameRecord:
+         max_moves: int = MAX_MOVES, guard: bool = False) -> GameRecord:
     """One seeded game: seat ``high_seat`` (default ``seed % players``) plays ``high``, the
-    others ``low``."""
+    others ``low``; with ``guard``, every search under the bot's time guard
+    (:func:`bot.core.thinker.time_guard`), as the bot plays on a machine too slow for the
+    budgets: its moves then depend on the machine's speed."""
     engine = registry.get(game)
     state = engine.new_game(players, seed)
     high_seat = seed % players if high_seat is None else high_seat
@@ -95,7 +98,8 @@ def play(game: str, players: int, high: str, low: str, seed: int, high_seat: int
     while not engine.is_over(state) and record.moves < max_moves:
         seat = min(engine.active_players(state))
         cpu = time.process_time()
-        action = choose(engine, state, seat, levels[seat], seed, record.moves)
+        action = choose(engine, state, seat, levels[seat], seed, record.moves,
+                        time_guard(levels[seat]) if guard else None)
         record.times.setdefault(levels[seat], []).append(
             round(time.process_time() - cpu, 4))
         state = engine.apply(state, seat, action).state
@@ -110,7 +114,7 @@ def play(game: str, players: int, high: str, low: str, seed: int, high_seat: int
     return record
 
 
-def _play_job(job: tuple[str, int, str, str, int, int, int]) -> GameRecord:
+def _play_job(job: tuple[str, int, str, str, int, int, int, bool]) -> GameRecord:
     return play(*job)
 
 
@@ -180,8 +184,8 @@ def plan(configs: Sequence[Config], games: dict[Config, int],
 
 
 def run(jobs: list[tuple[Config, Game]], path: Path, workers: int,
-        max_moves: int) -> None:
-    flat = [(*config, seed, seat, max_moves) for config, (seed, seat) in jobs]
+        max_moves: int, guard: bool = False) -> None:
+    flat = [(*config, seed, seat, max_moves, guard) for config, (seed, seat) in jobs]
     records: Iterable[GameRecord]
     if workers > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
@@ -285,6 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, default=MAX_MOVES)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="JSON-lines file")
+    parser.add_argument("--guard", action="store_true",
+                        help="play under the bot's time guard (moves then depend on the "
+                             "machine's speed: keep such games in a --results file of their "
+                             "own)")
     parser.add_argument("--report", action="store_true",
                         help="play nothing: print the table of the games in the file")
     parser.add_argument("--write", action="store_true",
@@ -303,7 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.report:
         jobs = plan(configs, games, load(args.results))
         print(f"# {len(jobs)} games to play", file=sys.stderr, flush=True)
-        run(jobs, args.results, max(1, args.jobs), args.max_moves)
+        if args.guard and args.results == RESULTS:
+            parser.error("--guard needs a --results file of its own")
+        run(jobs, args.results, max(1, args.jobs), args.max_moves, args.guard)
     done = load(args.results)
     selected = {c: list(done[c].values()) for c in configs if done.get(c)}
     print("\n".join([*table(selected), "", speed_note(selected)]))

@@ -90,3 +90,19 @@ def test_verdict_reads_the_interval() -> None:
     assert verdict(8, 10, 2).startswith("rate only")  # 80 %, CI 49–94 %: reaches 50 %
     assert verdict(5, 10, 2) == "**not met**"
     assert verdict(3, 4, 4).startswith("met (rate")  # 75 %, CI 30–95 % > 25 %
+
+
+def test_guarded_games_ask_the_bot_s_guard_and_keep_a_file_of_their_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.bench_ai as bench
+
+    asked: list[str] = []
+
+    def guard(level: str) -> None:
+        asked.append(level)
+
+    monkeypatch.setattr(bench, "time_guard", guard)
+    play("havana", 2, "easy", "random", 1001, guard=True)
+    assert set(asked) == {"easy", "random"}
+    with pytest.raises(SystemExit):  # never mixed with the unguarded records
+        main(["--guard", "--game", "havana", "--players", "2", "--games", "0"])
