@@ -8,8 +8,8 @@
   and the best on average is played; a fixed budget of worlds, candidates and playout turns
   keeps a move reproducible on any machine.
 
-The budgets are counted in moves, so a move is the same on any machine; the issue's time
-budget per move (``SECONDS``) is kept by the bot's worker on a machine too slow for them
+The budgets are counted in moves, so a move is the same on any machine; the CPU time a
+move may take (``SECONDS``) is kept by the bot's worker on a machine too slow for them
 (``choose``'s ``stop``, :mod:`bot.core.thinker`).
 
 A game needs nothing AI-specific beyond the contract's ``determinize`` and ``evaluate``;
