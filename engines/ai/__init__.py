@@ -109,7 +109,7 @@ COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     # it (seeds 1000-1029, both chairs). Only the horizon told the two levels apart.
     ("tuscany", "normal", 2): Rollout(worlds=12, top=4, turns=1),
     # Minos's normal at 2 seats: the 10,000-move cap stopped its search after 1 of its 6
-    # worlds in a third of its searches (docs/AI.md). Capped at 20,000 it won 13 of 16
+    # worlds in a third of its searches (docs/AI-LOG.md). Capped at 20,000 it won 13 of 16
     # games against easy where the 10,000 cap won 9 of the same 16 (seeds 1000-1007, both
     # chairs; CPU p95 0.90 s a move). Strong keeps its lead in worlds and doubles its cap.
     ("minos", "normal", 2): Rollout(worlds=6, top=3, turns=4, steps=20_000),

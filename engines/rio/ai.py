@@ -44,7 +44,7 @@ SHORT, HELD_ROUNDS = 0.5, 4
 # it seats seldom bid (the order changed 2-5 times in 3-seat games) and the seat the seed
 # put first won 47 of 60 two-seat games of easy against easy. Easy with it beat easy
 # without it in 36 of 40 two-seat and 28 of 30 three-seat games, every seed from every
-# chair; 0.5, 2 and 4 did as well, and 1 beat 0.5 and 2 in 15 of 27 and 16 of 29 (docs/AI.md).
+# chair; 0.5, 2 and 4 did as well, and 1 beat 0.5 and 2 in 15 of 27 and 16 of 29 (docs/AI-LOG.md).
 ORDER = 1.0
 INCOME = {"master_stonecutter": GOOD, "master_carpenter": GOOD, "master_craftsman": PRECIOUS,
           "master_merchant": PRECIOUS}
@@ -91,7 +91,7 @@ TERMS = ("vp", "silver", "goods", "houses", "huts", "acts", "cells", "cargo", "l
  T_ORDER) = range(17)
 # Fitted by tools/rio_fit.py (60 two-seat easy-vs-easy games, seeds 5000-5059), goods 2,
 # production 2.4, cargo and quay room 1.5 predicted final margins better at mid-game but
-# normal then won 5 of 10 two-seat games against easy, as with 1 (docs/AI.md): left at 1.
+# normal then won 5 of 10 two-seat games against easy, as with 1 (docs/AI-LOG.md): left at 1.
 WEIGHTS: tuple[float, ...] = (1.0,) * len(TERMS)
 
 
