@@ -42,8 +42,8 @@ START, END = "<!-- bench-ai:start -->", "<!-- bench-ai:end -->"
 WRITE_TO = (Path("docs/AI.md"), Path("docs/PERFORMANCE.md"))
 RESULTS = Path("docs/bench_ai.jsonl")
 # A game longer than this is cut and counted as a loss of the higher seat: a stall guard.
-# A 4-seat Minos game of 40 rounds reached the former 5,000 in its last round, its higher
-# seat leading 27 to 13.
+# A 4-seat game of 40 rounds reached the former 5,000 in its last round, its higher seat
+# leading 27 to 13.
 MAX_MOVES = 8000
 FIRST_SEED = 1000
 
