@@ -147,3 +147,17 @@ def test_the_time_guard_keeps_a_level_s_cpu_seconds() -> None:
     now[0] += 0.02
     assert stop()
     assert time_guard("easy") is None and time_guard("random") is None
+
+
+def test_the_worker_searches_under_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_think`` (what the worker runs) passes the guard: with no time at all, normal
+    plays the move its candidates start from, easy's ranking, without a single world."""
+    from bot.core.thinker import _think
+    from engines.ai import SECONDS, level_rng
+    from engines.ai.greedy import ranked
+
+    engine = registry.get("havana")
+    state = engine.new_game(2, 11)
+    monkeypatch.setitem(SECONDS, "normal", 0.0)
+    first = ranked(engine, state, 0, level_rng("normal", 11, 0, 0))[0]
+    assert _think("havana", engine.to_dict(state), 0, "normal", 11, 0) == str(first)
