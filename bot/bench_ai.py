@@ -263,10 +263,11 @@ def speed_note(by_config: dict[Config, list[GameRecord]]) -> str:
     if not refs:
         return ("The machine's speed was recorded for none of the games above "
                 "(`bot.bench_ai.reference_seconds`).")
+    before = (f", taken in {len(refs)} of the {games} games (the others were played before "
+              f"it was recorded)" if len(refs) < games else ", taken in every game")
     return (f"Reference loop (`bot.bench_ai.reference_seconds`: {REFERENCE_LOOPS:,} "
             f"iterations, CPU s; lower is a faster day): p50 {_pct(refs, .5):.2f} s, range "
-            f"{refs[0]:.2f}–{refs[-1]:.2f} s, taken in {len(refs)} of the {games} games (the "
-            f"others were played before it was recorded).")
+            f"{refs[0]:.2f}–{refs[-1]:.2f} s{before}.")
 
 
 def replace_block(path: Path, text: str) -> None:

@@ -48,6 +48,7 @@ def test_the_day_s_speed_is_kept_and_summed_up(tmp_path: Path) -> None:
     note = speed_note({config: recs})
     assert "p50 0.61 s" in note and "in 1 of the 2 games" in note
     assert "recorded for none" in speed_note({config: recs[1:]})
+    assert speed_note({config: recs[:1]}).endswith("taken in every game.")
 
 
 def test_results_file_resumes_and_rebuilds_the_table(tmp_path: Path) -> None:
