@@ -93,13 +93,17 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
 # won 1 of 4 and 0 of 4, as the 2-turn ones did, at p95 2.1 s a move (4 seats) instead of
 # 0.97 s: with three others to wait for, one world alone passes the cap.
 COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
-    ("rio", "normal", 2): Rollout(worlds=2, top=2, turns=4, steps=2_500),
+    # Río's menus (city, ladder) look alike one step in, so easy's ranking judged each by
+    # its first entry and seldom offered it as a candidate (greedy.through_menus): judged
+    # by their best entry, normal won 11 of 18 games against easy where the same 18 had
+    # given 7 (seeds 1000-1009 but 1006, both chairs; docs/AI.md).
+    ("rio", "normal", 2): Rollout(worlds=2, top=2, turns=4, steps=2_500, menus=True),
     # Havana's normal at 2 seats, replayed with the cap checked line by line, won 18 of 30
     # games against easy (seeds 1000-1029), while strong's wider rollout beat it 24 of 30:
     # the cap bound half its moves. 24 worlds capped at 16,000 moves won 24 of the same 30
     # (CPU p95 0.37 s a move where 12,000 took 0.31 s, the same day).
     ("havana", "normal", 2): Rollout(worlds=24, top=4, turns=12, wait=False, steps=16_000),
-    ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000),
+    ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000, menus=True),
     # Tuscany's seats place more tiles since stored tiles that fit count more, and the
     # 4-seat moves ran p95 1.29 s; capped, 0.71 s where uncapped 0.98 s (33 positions).
     ("tuscany", "normal", 4): Rollout(worlds=12, top=4, turns=4, steps=6_000),

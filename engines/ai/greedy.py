@@ -19,7 +19,7 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .moves import applied, candidates, check_time, determinize, share, step
+from .moves import applied, candidates, check_time, determinize, forward, share, step
 
 BLIND_DRAWS = 4  # other draws a step that draws is judged by (:func:`blinded`)
 TURN_STEPS = 6  # own follow-up steps completed greedily before a move is scored
@@ -164,6 +164,40 @@ def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
         committing = [i for i in order if not reversible(engine, worlds[0], seat, moves[i])]
         if committing and values[committing[0]] > now + 1e-9:
             order = committing + [i for i in order if i not in committing]
+    return [moves[i] for i in order]
+
+
+MENU_DEPTH = 1  # levels of menus a root candidate is judged through (:func:`through_menus`)
+
+
+def _behind(engine: Engine[Any], state: Any, seat: int, move: Action, rng: random.Random,
+            depth: int) -> float:
+    """``move``'s one-move lookahead value; where it opens a menu (the seat moves on and a
+    Back is offered), the best of its entries' instead."""
+    after = step(engine, state, seat, move)
+    if depth > 0 and not engine.is_over(after) and (
+            engine.active_players(after) == frozenset({seat})) and any(
+            a.kind in engine.spec.back_kinds for a in engine.legal_actions(after, seat)):
+        entries = forward(engine, after, seat)
+        if entries:
+            return max(_behind(engine, after, seat, entry, rng, depth - 1) for entry in entries)
+    return share(engine, _finish_turn(engine, after, seat, rng), seat)
+
+
+def through_menus(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
+                  moves: list[Action]) -> list[Action]:
+    """``moves`` (easy's ranking) reordered by what lies behind each menu. One step into a
+    menu its entries often look alike (Río's "ladder", then which ladder), so the turn
+    completed greedily takes the first and the menu is judged by it: a seat held 5 of the
+    fort ladder's 6 spaces for ten rounds, goods in hand, and never took the sixth. Judged
+    by its best entry, a menu is among the rollout's candidates where what it holds is
+    worth it; the playouts then judge it (``Rollout.menus``)."""
+    if len(moves) == 1 or len(engine.active_players(state)) > 1:
+        return moves
+    world = determinize(engine, state, seat, Rng(rng.getrandbits(64)))
+    values = [_behind(engine, world, seat, move, random.Random(rng.getrandbits(32)), MENU_DEPTH)
+              for move in moves]
+    order = sorted(range(len(moves)), key=lambda i: -values[i])  # stable: ties keep easy's
     return [moves[i] for i in order]
 
 

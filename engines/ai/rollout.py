@@ -35,7 +35,14 @@ from typing import Any
 from engines.base import Action, Engine
 from engines.rng import Rng
 
-from .greedy import only_generators_differ, ranked, reversible, threw_nothing, turn_playout
+from .greedy import (
+    only_generators_differ,
+    ranked,
+    reversible,
+    threw_nothing,
+    through_menus,
+    turn_playout,
+)
 from .moves import (
     OutOfTime,
     candidates,
@@ -64,6 +71,8 @@ class Rollout:
     # No playout decision begun once the line has applied this many moves
     # (``greedy.turn_playout``'s ``limit``): where one world alone passes ``steps``.
     line_steps: int | None = None
+    # Candidates ranked with each menu judged by its best entry (``greedy.through_menus``).
+    menus: bool = False
 
 
 def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
@@ -110,6 +119,8 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     """The best of the base policy's ``top`` moves by mean playout outcome; where ``stop``
     says the caller's time is up before a whole world was played, the base policy's move."""
     base = ranked(engine, state, seat, rng)
+    if budget.menus:
+        base = through_menus(engine, state, seat, rng, base)
     if len(base) == 1:
         return base[0]
     worlds = [(determinize(engine, state, seat, Rng(rng.getrandbits(64))), rng.getrandbits(64))

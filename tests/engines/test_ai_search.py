@@ -430,3 +430,68 @@ def test_a_search_whose_time_is_up_plays_what_it_has() -> None:
     assert choose(engine, state, seat, level, 11, 0, lambda: True) == base[0]
     assert (choose(engine, state, seat, level, 11, 0, lambda: False)
             == choose(engine, state, seat, level, 11, 0))
+
+
+@dataclass(frozen=True)
+class Menus:
+    """Two seats in turn. "plain" scores 1 and ends the turn; "menu" opens a menu whose
+    entries only set a cursor ("low", "high": alike one step in), then "go" scores 0 or 3
+    and ends the turn; "back" leaves a menu. Nothing is hidden."""
+
+    turn: int = 0
+    where: str = "top"  # top, menu, chosen
+    cursor: str = ""
+    scores: tuple[int, int] = (0, 0)
+    rng: int = 0
+
+
+class MenusEngine:
+    spec = Spec(key="menus", min_players=2, max_players=2, back_kinds=frozenset({"back"}))
+
+    def active_players(self, s: Menus) -> frozenset[int]:
+        return frozenset({s.turn})
+
+    def legal_actions(self, s: Menus, seat: int) -> list[Action]:
+        if s.where == "top":
+            return [Action("plain"), Action("menu")]
+        if s.where == "menu":
+            return [Action("low"), Action("high"), Action("back")]
+        return [Action("go"), Action("back")]
+
+    def apply(self, s: Menus, seat: int, action: Action) -> Outcome[Menus]:
+        kind = action.kind
+        if kind in ("plain", "go"):
+            gain = 1 if kind == "plain" else 3 if s.cursor == "high" else 0
+            scores = tuple(v + gain * (i == seat) for i, v in enumerate(s.scores))
+            return Outcome(Menus(1 - s.turn, "top", "", scores, s.rng))  # type: ignore[arg-type]
+        if kind == "back":
+            return Outcome(replace(s, where="top", cursor=""))
+        if kind == "menu":
+            return Outcome(replace(s, where="menu"))
+        return Outcome(replace(s, where="chosen", cursor=kind))
+
+    def is_over(self, s: Menus) -> bool:
+        return False
+
+    def result(self, s: Menus) -> Result | None:
+        return None
+
+    def evaluate(self, s: Menus, seat: int) -> float:
+        return 0.5 + (s.scores[seat] - s.scores[1 - seat]) / 16
+
+
+def test_a_rollout_may_judge_its_candidates_through_menus() -> None:
+    """One step into a menu its entries look alike, so easy's completed turn takes the
+    first and judges the menu by it (Río's ladders): "menu" ranks below "plain" though
+    its best entry scores 3. ``Rollout.menus`` ranks the candidates by each menu's best
+    entry (``greedy.through_menus``), and the playouts then judge them."""
+    from engines.ai.greedy import ranked, through_menus
+
+    engine: Any = MenusEngine()
+    state = Menus()
+    easy = ranked(engine, state, 0, random.Random(1))
+    assert easy[0] == Action("plain")
+    assert through_menus(engine, state, 0, random.Random(1), easy)[0] == Action("menu")
+    for menus, best in ((False, "plain"), (True, "menu")):
+        budget = Rollout(worlds=2, top=1, turns=1, menus=menus)
+        assert rollout_action(engine, state, 0, random.Random(2), budget) == Action(best)
