@@ -117,7 +117,8 @@ def _world(engine: Engine[Any], world: Any, seed: int, moves: list[Action],
 def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                    budget: Rollout, stop: Callable[[], bool] | None = None) -> Action:
     """The best of the base policy's ``top`` moves by mean playout outcome; where ``stop``
-    says the caller's time is up before a whole world was played, the base policy's move."""
+    says the caller's time is up before a whole world was played, the first candidate (easy's
+    move, or through menus the first of their ranking)."""
     base = ranked(engine, state, seat, rng)
     if budget.menus:
         base = through_menus(engine, state, seat, rng, base)
