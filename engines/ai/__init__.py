@@ -103,6 +103,13 @@ COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     # the cap bound half its moves. 24 worlds capped at 16,000 moves won 24 of the same 30
     # (CPU p95 0.37 s a move where 12,000 took 0.31 s, the same day).
     ("havana", "normal", 2): Rollout(worlds=24, top=4, turns=12, wait=False, steps=16_000),
+    # At 3 seats, lines of 6 decisions instead of 12, for both levels: normal won 15 of 24
+    # games against easy where 12 won 13 of the same 24 (seeds 1000-1007, every chair), and
+    # strong 8 of 12 against it where 12 against 12 had won 5 of the same 12 (seeds
+    # 1000-1003); strong with 12 won 1 of 8 against the 6-decision normal. Cheaper too (20
+    # positions of a 3-seat easy game, side by side: normal p50 0.70 s where 12 took 1.03 s).
+    ("havana", "normal", 3): Rollout(worlds=16, top=4, turns=6, wait=False, steps=12_000),
+    ("havana", "strong", 3): Rollout(worlds=40, top=5, turns=6, wait=False, steps=27_000),
     ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000, menus=True),
     # Tuscany's seats place more tiles since stored tiles that fit count more, and the
     # 4-seat moves ran p95 1.29 s; capped, 0.71 s where uncapped 0.98 s (33 positions).
