@@ -115,6 +115,12 @@ COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     # Tuscany's seats place more tiles since stored tiles that fit count more, and the
     # 4-seat moves ran p95 1.29 s; capped, 0.71 s where uncapped 0.98 s (33 positions).
     ("tuscany", "normal", 4): Rollout(worlds=12, top=4, turns=4, steps=6_000),
+    # At 4 seats normal's 4 turns are one round; strong looks two rounds ahead (8 turns), as
+    # at 2 seats where the horizon alone told the levels apart. Its cap, 15,000 moves
+    # instead of 20,000, keeps the CPU of a move as it was (36 positions of a 4-seat easy
+    # game: p50 2.82 s and p95 4.02 s, where the 4-turn strong took 2.89 s and 4.18 s the
+    # same slow day), on fewer worlds (16 at the median instead of 36).
+    ("tuscany", "strong", 4): Rollout(worlds=36, top=5, turns=8, steps=15_000),
     # Tuscany's normal at 2 seats looks one turn ahead (its move and the other seat's
     # reply), strong four: with 4 turns each, strong won 28 of 60 games against normal,
     # every chair; with 1, normal won 44 of 60 against easy and strong 46 of 60 against
