@@ -108,7 +108,8 @@ COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     # strong 8 of 12 against it where 12 against 12 had won 5 of the same 12 (seeds
     # 1000-1003); strong with 12 won 1 of 8 against the 6-decision normal. Cheaper too (20
     # positions of a 3-seat easy game, on a slow day: normal p50 0.65 s where 12 took 1.25 s).
-    # Twelve games more of each: normal 8 (23 of 36), strong only 4 (12 of 24, not the target).
+    # Twelve games more of each: normal 8 (23 of 36), strong only 4 (12 of 24, not the target);
+    # 24 more of normal (seeds 1012-1019): 8, the fair share (31 of 60, not the target).
     ("havana", "normal", 3): Rollout(worlds=16, top=4, turns=6, wait=False, steps=12_000),
     ("havana", "strong", 3): Rollout(worlds=40, top=5, turns=6, wait=False, steps=27_000),
     ("rio", "strong", 2): Rollout(worlds=4, top=3, turns=4, steps=8_000, menus=True),
