@@ -102,10 +102,11 @@ def test_budgets_are_per_game_where_measured() -> None:
     caps = [rollout_budget(minos, level, n).steps or 0
             for level, n in (("normal", 3), ("normal", 2), ("strong", 2))]
     assert caps[0] < caps[1] < caps[2]
-    tuscany = registry.get("tuscany")  # at 2 and 4 seats strong looks further than normal
-    for n in (2, 4):
-        normal, strong = (rollout_budget(tuscany, level, n) for level in ("normal", "strong"))
-        assert strong.turns > normal.turns, n
+    # strong looks further than normal in Tuscany at 2 and 4 seats and in Río at 2
+    for key, n in (("tuscany", 2), ("tuscany", 4), ("rio", 2)):
+        normal, strong = (rollout_budget(registry.get(key), level, n)
+                          for level in ("normal", "strong"))
+        assert strong.turns > normal.turns, (key, n)
     for key in ("havana", "minos", "tuscany"):  # strong plays out more than normal
         normal, strong = (rollout_budget(registry.get(key), level)
                           for level in ("normal", "strong"))
