@@ -91,13 +91,19 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
 # capped at 2,500 moves applied; a step cost ~0.2 ms, three times Havana's) won 6 of 8
 # games against easy where 2-turn ones won 4 of 8 (seeds 1000-1007). At 3 and 4 seats they
 # won 1 of 4 and 0 of 4, as the 2-turn ones did, at p95 2.1 s a move (4 seats) instead of
-# 0.97 s: with three others to wait for, one world alone passes the cap.
+# 0.97 s: with three others to wait for, one world alone passes the cap. Since capped line
+# by line and with Río's evaluation mended, 4-turn lines do better at 4 seats (below).
 COUNT_ROLLOUTS: dict[tuple[str, str, int], Rollout] = {
     # Río's menus (city, ladder) look alike one step in, so easy's ranking judged each by
     # its first entry and seldom offered it as a candidate (greedy.through_menus): judged
     # by their best entry, normal won 11 of 18 games against easy where the same 18 had
     # given 7 (seeds 1000-1009 but 1006, both chairs; docs/AI.md).
     ("rio", "normal", 2): Rollout(worlds=2, top=2, turns=4, steps=2_500, menus=True),
+    # At 4 seats, 4-turn lines on the game's caps: normal won 8 of 16 games against easy
+    # (63.2 VP against 55.9 on average; seeds 1000-1003, every chair) where 2-turn lines
+    # won 5 of the same 16, at CPU p50 0.36 s and p95 1.08 s a move. At 3 seats 4-turn
+    # lines (caps doubled) won 2 of 6 where 2-turn ones won 3 (docs/AI-LOG.md).
+    ("rio", "normal", 4): Rollout(worlds=3, top=2, turns=4, steps=2_000, line_steps=1_200),
     # Havana's normal at 2 seats, replayed with the cap checked line by line, won 18 of 30
     # games against easy (seeds 1000-1029), while strong's wider rollout beat it 24 of 30:
     # the cap bound half its moves. 24 worlds capped at 16,000 moves won 24 of the same 30

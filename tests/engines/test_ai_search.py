@@ -93,9 +93,10 @@ def test_budgets_are_per_game_where_measured() -> None:
     assert rollout_budget(registry.get("tuscany"), "strong").steps is not None  # its tail
     assert rollout_budget(PileEngine(), "strong") == ROLLOUTS["strong"]  # type: ignore[arg-type]
     assert rollout_budget(PileEngine(), "normal") == ROLLOUTS["normal"]  # type: ignore[arg-type]
-    rio = registry.get("rio")  # Río's 2-seat games play out further than its larger ones
-    assert rollout_budget(rio, "normal", 2).turns > rollout_budget(rio, "normal", 4).turns
-    assert rollout_budget(rio, "normal", 4).turns == rollout_budget(rio, "normal").turns
+    rio = registry.get("rio")  # Río's 2- and 4-seat games play out further than 3 and 5
+    assert rollout_budget(rio, "normal", 2).turns > rollout_budget(rio, "normal", 3).turns
+    assert rollout_budget(rio, "normal", 4).turns > rollout_budget(rio, "normal", 5).turns
+    assert rollout_budget(rio, "normal", 3).turns == rollout_budget(rio, "normal").turns
     for n in (3, 4, 5):  # a line waiting on several seats can pass any world cap alone
         assert rollout_budget(rio, "strong", n).line_steps is not None, n
     minos = registry.get("minos")  # at 2 seats a wider cap, strong's still the wider
