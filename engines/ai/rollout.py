@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.base import Action, Engine
@@ -73,6 +73,10 @@ class Rollout:
     line_steps: int | None = None
     # Candidates ranked with each menu judged by its best entry (``greedy.through_menus``).
     menus: bool = False
+    # Near the end, lines played to it: where a probe line (easy's move, then the easy
+    # policy for every seat) ends the game within this many decisions, every line of the
+    # move may play as many, and is judged by the game's result instead of ``evaluate``.
+    finish: int = 0
 
 
 def _random_playout(engine: Engine[Any], state: Any, rng: random.Random) -> Any:
@@ -114,6 +118,16 @@ def _world(engine: Engine[Any], world: Any, seed: int, moves: list[Action],
     return values
 
 
+def _ends_within(engine: Engine[Any], world: tuple[Any, int], seat: int, move: Action,
+                 budget: Rollout) -> bool:
+    """Whether the game ends within ``budget.finish`` decisions of the easy policy after
+    ``move`` (and within the limit of a line)."""
+    state, seed = world
+    after = turn_playout(engine, step(engine, state, seat, move), random.Random(seed),
+                         budget.finish, limit=budget.line_steps)
+    return engine.is_over(after)
+
+
 def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
                    budget: Rollout, stop: Callable[[], bool] | None = None) -> Action:
     """The best of the base policy's ``top`` moves by mean playout outcome; where ``stop``
@@ -143,6 +157,9 @@ def rollout_action(engine: Engine[Any], state: Any, seat: int, rng: random.Rando
     done = 0  # worlds played out for every candidate
     with counting(stop) as work:
         try:
+            if greedy and budget.finish and _ends_within(engine, worlds[0], seat, moves[0],
+                                                          budget):
+                budget = replace(budget, turns=budget.finish)
             for k, (world, seed) in enumerate(worlds):  # world by world: a cut is fair to all
                 values = _world(engine, world, seed, moves, settled, budget, work, k, seat,
                                 worlds[0][1] if dice_only else None, len(worlds), greedy)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.ai import ROLLOUTS, Rollout, choose, rollout_action, rollout_budget
-from engines.ai.greedy import turn_playout
+from engines.ai.greedy import ranked, turn_playout
 from engines.ai.moves import counting, sample_subsets
 from engines.base import Action, Outcome, Result, Spec, Subset
 from engines.rng import Rng
@@ -82,6 +82,31 @@ def test_rollouts_find_the_forced_win() -> None:
     for left, best in ((7, "1"), (5, "2"), (11, "2")):
         move = rollout_action(engine, Pile(2, left, 0), 0, random.Random(3), budget)
         assert move == Action("take", (best,)), left
+
+
+class FlatPileEngine(PileEngine):
+    """The pile game with an evaluation that tells nothing before the end."""
+
+    def evaluate(self, s: Pile, seat: int) -> float:
+        return 0.5
+
+
+def test_near_the_end_lines_are_played_to_it() -> None:
+    """With ``finish``, where a probe line ends the game within that many decisions, every
+    line plays on to the end and is judged by the result, not by ``evaluate``: from 8
+    counters, with every seat then taking one at a time until it can take the last, taking
+    1 wins and taking 2 loses, which a line cut after the reply cannot tell (a tie: easy's
+    first move, here taking 2)."""
+    engine: Any = FlatPileEngine()
+    state, short = Pile(2, 8, 0), Rollout(worlds=1, top=2, turns=1)
+    take = {n: Action("take", (str(n),)) for n in (1, 2)}
+    assert ranked(engine, state, 0, random.Random(1))[0] == take[2]
+    assert rollout_action(engine, state, 0, random.Random(1), short) == take[2]
+    finish = replace(short, finish=8)
+    assert rollout_action(engine, state, 0, random.Random(1), finish) == take[1]
+    # further from the end than the probe reaches: lines cut as without it
+    assert rollout_action(engine, state, 0, random.Random(1),
+                          replace(short, finish=3)) == take[2]
 
 
 def test_budgets_are_per_game_where_measured() -> None:
@@ -336,7 +361,9 @@ def test_the_budget_table_of_the_docs_is_the_code() -> None:
             covered.add((engine.spec.key, n))
             for level, shape, cap in (("normal", *cells[:2]), ("strong", *cells[2:])):
                 budget = rollout_budget(engine, level, n)
+                shape, _, finish = shape.strip().removesuffix(")").partition(" (end ")
                 worlds, top, turns = (int(x) for x in shape.split("×"))
+                assert budget.finish == int(finish or 0), (game, n, level)
                 steps, _, line = (c.strip().replace(",", "") for c in cap.partition("/"))
                 assert (budget.worlds, budget.top, budget.turns) == (worlds, top, turns), (game, n)
                 assert budget.steps == (None if steps == "—" else int(steps)), (game, n, level)
