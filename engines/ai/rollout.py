@@ -19,6 +19,8 @@ Adapted to this project's games:
 * **long games** — a playout is ``turns`` decisions of the base policy (each mover's best
   completed turn; a hidden simultaneous pick at random), then ``evaluate``; an engine without
   ``evaluate`` gets random playouts to the end instead;
+* **the end in sight** — where a probe line ends the game within ``finish`` decisions, the
+  lines play on to it and are judged by the result, not by ``evaluate``'s estimate;
 * **budget** — a fixed number of worlds, candidates and playout steps, and a cap on the
   moves applied (no line begun past it), so the move is the same on any machine; and a
   guard for a machine too slow for that budget: the caller's ``stop``, asked between
