@@ -77,7 +77,8 @@ class Rollout:
     menus: bool = False
     # Near the end, lines played to it: where a probe line (easy's move, then the easy
     # policy for every seat) ends the game within this many decisions, every line of the
-    # move may play as many, and is judged by the game's result instead of ``evaluate``.
+    # move plays this many instead of ``turns`` (and, where lines wait for the seat, up to
+    # as many more), so a line that reaches the end is judged by the game's result.
     finish: int = 0
 
 
