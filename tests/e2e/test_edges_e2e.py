@@ -150,9 +150,13 @@ async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, ru
         stale_panel.data = snapshot  # the same button, clicked again on the same message
         second = await fake.interact(fake.button(button["custom_id"], stale_panel,
                                                  user="alice"))
-        for _ in range(600):  # a loaded machine may post the fresh panel after the grace
+        # A loaded machine may post the fresh panel after the grace. Bounded by steps, each
+        # a real wait: ``idle`` returns at once once the fake has been quiet, without
+        # yielding, so alone it let the loop spin through its steps before the bot replied.
+        for _ in range(600):
             if any(m.interactive() for m in fake.interaction_messages(second)):
                 break
+            await asyncio.sleep(0.1)
             await fake.idle(quiet=0.1)
         answers = fake.interaction_messages(second)
         assert all(m.ephemeral for m in answers)
