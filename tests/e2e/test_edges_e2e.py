@@ -14,7 +14,7 @@ import pytest
 
 from bot.core.i18n import t
 from tests.e2e.conftest import RunBot
-from tests.e2e.fake_discord import FakeDiscord, StoredMessage, walk_components
+from tests.e2e.fake_discord import HANG, FakeDiscord, StoredMessage, walk_components
 from tests.e2e.test_havana_e2e import Table, make_bot
 
 
@@ -150,14 +150,11 @@ async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, ru
         stale_panel.data = snapshot  # the same button, clicked again on the same message
         second = await fake.interact(fake.button(button["custom_id"], stale_panel,
                                                  user="alice"))
-        # A loaded machine may post the fresh panel after the grace. Bounded by steps, each
-        # a real wait: ``idle`` returns at once once the fake has been quiet, without
-        # yielding, so alone it let the loop spin through its steps before the bot replied.
-        for _ in range(600):
-            if any(m.interactive() for m in fake.interaction_messages(second)):
-                break
-            await asyncio.sleep(0.1)
-            await fake.idle(quiet=0.1)
+        # A loaded machine may post the fresh panel after the grace: waited for as the fake
+        # records it (HANG only catches a hang). A loop of ``idle`` calls spun: ``idle``
+        # returns at once, without yielding, once the fake has been quiet.
+        await fake._wait_until(
+            lambda: any(m.interactive() for m in fake.interaction_messages(second)), HANG)
         answers = fake.interaction_messages(second)
         assert all(m.ephemeral for m in answers)
         assert any(t("service.stale_version", "en") in m.content for m in answers)
