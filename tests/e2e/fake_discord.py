@@ -740,8 +740,12 @@ class FakeDiscord:
         return await self._wait_until(found, timeout)
 
     async def idle(self, *, quiet: float = 0.05, timeout: float = HANG) -> None:
-        """Wait until no request is in flight and none arrived for ``quiet`` seconds."""
+        """Wait until no request is in flight and none arrived for ``quiet`` seconds.
+
+        It yields to the event loop at least once, even when the fake is already quiet: a
+        caller's wait loop then lets the bot run between its checks instead of spinning."""
         deadline = time.monotonic() + timeout
+        await asyncio.sleep(0)
         while True:
             silent = time.monotonic() - self._last_activity
             if self._in_flight == 0 and silent >= quiet:
