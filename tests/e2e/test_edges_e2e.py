@@ -151,8 +151,7 @@ async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, ru
         second = await fake.interact(fake.button(button["custom_id"], stale_panel,
                                                  user="alice"))
         # A loaded machine may post the fresh panel after the grace: waited for as the fake
-        # records it (HANG only catches a hang). A loop of ``idle`` calls spun: ``idle``
-        # returns at once, without yielding, once the fake has been quiet.
+        # records it (HANG only catches a hang).
         await fake._wait_until(
             lambda: any(m.interactive() for m in fake.interaction_messages(second)), HANG)
         answers = fake.interaction_messages(second)
