@@ -577,7 +577,7 @@ class FakeDiscord:
         return len(targets)
 
     async def wait_for_connection(self, timeout: float = HANG) -> None:
-        await self._wait_until(lambda: any(c.identified for c in self.connections), timeout)
+        await self.wait_until(lambda: any(c.identified for c in self.connections), timeout)
 
     async def drop_connections(self, code: int = 1001) -> None:
         """Close every gateway socket from the server side (an outage, a restart of Discord)."""
@@ -715,7 +715,11 @@ class FakeDiscord:
         async with self._changed:
             self._changed.notify_all()
 
-    async def _wait_until(self, predicate: Callable[[], Any], timeout: float) -> Any:
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float) -> Any:
+        """``predicate``'s first truthy value, checked again at every change the fake
+        records (a request, an answer), so a test waits on the bot, not on a clock;
+        ``timeout`` only catches a hang."""
+
         async def waiter() -> Any:
             async with self._changed:
                 while not (result := predicate()):
@@ -737,7 +741,7 @@ class FakeDiscord:
             matches = [c for c in self.calls_to(method, path_regex, since=since) if c.status]
             return matches[count - 1] if len(matches) >= count else None
 
-        return await self._wait_until(found, timeout)
+        return await self.wait_until(found, timeout)
 
     async def idle(self, *, quiet: float = 0.05, timeout: float = HANG) -> None:
         """Wait until no request is in flight and none arrived for ``quiet`` seconds.
@@ -1483,7 +1487,7 @@ class FakeDiscord:
         bare acknowledgement is legal); then no request in flight for a short quiet time."""
         kind = record.response_type
         if kind == DEFERRED_MESSAGE:
-            await self._wait_until(
+            await self.wait_until(
                 lambda: record.original_id is not None
                 and (not self.message(record.original_id).loading
                      or (self.message(record.original_id).deleted and record.followup_ids)),
@@ -1491,7 +1495,7 @@ class FakeDiscord:
         elif kind == DEFERRED_UPDATE:
             token = re.escape(record.token)
             with contextlib.suppress(TimeoutError):
-                await self._wait_until(lambda: any(
+                await self.wait_until(lambda: any(
                     c.status and re.match(rf"/webhooks/\d+/{token}", c.path)
                     for c in self.calls), grace)
         await self.idle(quiet=quiet, timeout=timeout)

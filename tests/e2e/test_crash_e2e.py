@@ -90,7 +90,7 @@ async def test_turn_message_survives_a_crash_between_commit_and_post(
             fake.token, str(database), point, cwd=Path(__file__).resolve().parents[2],
             stdout=asyncio.subprocess.DEVNULL, stderr=err_file)
     try:
-        await unless_dead(child, fake._wait_until(
+        await unless_dead(child, fake.wait_until(
             lambda: fake.identify_count > connections, HANG))
         await unless_dead(child, fake.idle(quiet=0.2))
         rng = random.Random(11)
@@ -121,7 +121,7 @@ async def test_turn_message_survives_a_crash_between_commit_and_post(
     mark = len(fake.calls)
     async with run_bot(await make_bot(fake, database)):
         # The restarted bot posts every owed message (again, when it was posted before)...
-        await fake._wait_until(lambda: {r.nonce for r in owed_rows} <= {
+        await fake.wait_until(lambda: {r.nonce for r in owed_rows} <= {
             c.json.get("nonce") for c in fake.calls[mark:]
             if c.status == 200 and c.method == "POST" and isinstance(c.json, dict)}, HANG)
         repo = await SqliteRepository.open(database)

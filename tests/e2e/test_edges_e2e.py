@@ -152,7 +152,7 @@ async def test_one_undo_button_takes_back_one_move(fake_discord: FakeDiscord, ru
                                                  user="alice"))
         # A loaded machine may post the fresh panel after the grace: waited for as the fake
         # records it (HANG only catches a hang).
-        await fake._wait_until(
+        await fake.wait_until(
             lambda: any(m.interactive() for m in fake.interaction_messages(second)), HANG)
         answers = fake.interaction_messages(second)
         assert all(m.ephemeral for m in answers)

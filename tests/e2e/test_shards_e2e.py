@@ -53,7 +53,7 @@ class Process:
             fake.token, str(self.database), str(self.shard), str(COUNT),
             cwd=Path(__file__).resolve().parents[2], stdout=asyncio.subprocess.DEVNULL,
             stderr=self._err)
-        connected = asyncio.ensure_future(fake._wait_until(
+        connected = asyncio.ensure_future(fake.wait_until(
             lambda: fake.identify_count > since
             and any(c.shard == (self.shard, COUNT) for c in fake.connections), HANG))
         died = asyncio.ensure_future(self.child.wait())
@@ -69,7 +69,7 @@ class Process:
         assert self.child is not None
         self.child.send_signal(signal.SIGKILL)
         assert await self.child.wait() == -signal.SIGKILL
-        await self.fake._wait_until(
+        await self.fake.wait_until(
             lambda: not any(c.shard == (self.shard, COUNT) for c in self.fake.connections), HANG)
         self.child = None
 
@@ -100,7 +100,7 @@ class ShardTable:
         (lobby,) = fake.interaction_messages(record)
         await fake.interact(fake.button(lobby.find(label="Add bot")["custom_id"], lobby))
         await fake.interact(fake.button(lobby.find(label="Start")["custom_id"], lobby))
-        await fake._wait_until(lambda: self.turn_messages(), HANG)
+        await fake.wait_until(lambda: self.turn_messages(), HANG)
 
     async def panel(self) -> StoredMessage:
         """Alice's panel once she is awaited (the AI moves in between)."""
@@ -197,7 +197,7 @@ async def _two_processes(fake: FakeDiscord, database: Path | str, tmp_path: Path
         assert await force_reminders(database, channels[1]) == 1
         for passes in (1, 2):  # two passes of process 0: the first one saw both rows due
             assert await force_reminders(database, channels[0]) == 1
-            await fake._wait_until(lambda n=passes: len(tables[0].reminders()) >= n, HANG)
+            await fake.wait_until(lambda n=passes: len(tables[0].reminders()) >= n, HANG)
         assert tables[1].reminders() == []  # process 0 left process 1's job alone
         version = await version_of(database, channels[0])
         for _ in range(2):  # and its own game goes on
@@ -206,7 +206,7 @@ async def _two_processes(fake: FakeDiscord, database: Path | str, tmp_path: Path
 
         # Restarted, process 1 sends its pending reminder, once, and the game goes on.
         await processes[1].start()
-        await fake._wait_until(lambda: tables[1].reminders(), HANG)
+        await fake.wait_until(lambda: tables[1].reminders(), HANG)
         assert await version_of(database, channels[1]) >= tables[1].seen
         await tables[1].move()
         await play_from_dm(fake, database, processes, tables[1])
@@ -236,7 +236,7 @@ async def play_from_dm(fake: FakeDiscord, database: Path | str, processes: list[
     await fake.interact(fake.slash("game settings", {"dm": True}, channel=table.channel))
     await table.panel()
     assert await force_reminders(database, table.channel) == 1
-    await fake._wait_until(lambda: any(m.content.startswith(REMINDER)
+    await fake.wait_until(lambda: any(m.content.startswith(REMINDER)
                                        for m in fake.dm_messages("alice")), HANG)
     (reminder,) = [m for m in fake.dm_messages("alice") if m.content.startswith(REMINDER)]
     dm_posts = fake.calls_to("POST", rf"^/channels/{reminder.channel_id}/messages$")
@@ -254,7 +254,7 @@ async def play_from_dm(fake: FakeDiscord, database: Path | str, processes: list[
         await fake.settled(record)
     # Only shard 0's process had the DM clicks (the fake routes a DM there); the new turn
     # message is shard 1's to post (checked with the others in check_delivered).
-    await fake._wait_until(lambda: len(table.turn_messages()) > turns, HANG)
+    await fake.wait_until(lambda: len(table.turn_messages()) > turns, HANG)
 
 
 async def check_delivered(fake: FakeDiscord, database: Path | str, processes: list[Process],
