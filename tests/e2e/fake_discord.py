@@ -716,9 +716,9 @@ class FakeDiscord:
             self._changed.notify_all()
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float) -> Any:
-        """``predicate``'s first truthy value, checked again at every change the fake
-        records (a request, an answer), so a test waits on the bot, not on a clock;
-        ``timeout`` only catches a hang."""
+        """``predicate``'s first truthy value, checked again each time the fake answers a
+        request or a gateway connection opens or closes, so a test waits on the bot, not
+        on a clock; ``timeout`` only catches a hang."""
 
         async def waiter() -> Any:
             async with self._changed:
