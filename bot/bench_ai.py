@@ -35,11 +35,13 @@ from pathlib import Path
 
 from bot.core.thinker import time_guard
 from engines import registry
-from engines.ai import choose
+from engines.ai import SECONDS, choose
 
 MATCHUPS = (("easy", "random"), ("normal", "easy"), ("strong", "normal"))
 START, END = "<!-- bench-ai:start -->", "<!-- bench-ai:end -->"
+TIMES_START, TIMES_END = "<!-- bench-ai-times:start -->", "<!-- bench-ai-times:end -->"
 WRITE_TO = (Path("docs/AI.md"), Path("docs/PERFORMANCE.md"))
+TIMES_TO = Path("docs/PERFORMANCE.md")  # where --write puts the times by day's speed
 RESULTS = Path("docs/bench_ai.jsonl")
 # A game longer than this is cut and counted as a loss of the higher seat: a stall guard.
 # A 4-seat game of 40 rounds reached the former 5,000 in its last round, its higher seat
@@ -59,9 +61,16 @@ class GameRecord:
     moves: int = 0
     finished: bool = True
     ref: float | None = None  # CPU s of the reference loop before the game (None: not taken)
+    played: str | None = None  # when the game ended, UTC "YYYY-MM-DD HH:MM" (None: not kept)
 
 
 REFERENCE_LOOPS = 2_000_000
+# A day whose reference loop took more than this ran slow: on this machine fast days give
+# 0.07-0.13 s and slow ones 0.15-0.37 s, the same moves then taking 2-3x longer.
+SLOW_DAY = 0.14
+# CPU seconds a move of each level should take (docs/AI.md, *Levels*): the bot guards
+# normal's and strong's (``SECONDS``); easy's lookahead is bounded by the offered moves.
+BUDGETS = {"easy": 0.1, **SECONDS}
 
 
 def reference_seconds() -> float:
@@ -106,6 +115,7 @@ def play(game: str, players: int, high: str, low: str, seed: int, high_seat: int
         record.moves += 1
     result = engine.result(state)
     record.finished = result is not None
+    record.played = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     if result is not None:
         if high_seat in result.winners:
             record.share = 1.0 / len(result.winners)
@@ -153,7 +163,7 @@ def load(path: Path) -> dict[Config, dict[Game, GameRecord]]:
         seat = row.get("seat", row["seed"] % row["players"])
         out[config][row["seed"], seat] = GameRecord(
             row["share"], row["scores"], row["times"], row["moves"], row["finished"],
-            row.get("ref"))
+            row.get("ref"), row.get("played"))
     return out
 
 
@@ -270,10 +280,64 @@ def speed_note(by_config: dict[Config, list[GameRecord]]) -> str:
             f"{refs[0]:.2f}–{refs[-1]:.2f} s{before}.")
 
 
-def replace_block(path: Path, text: str) -> None:
-    """Put ``text`` between the bench-ai markers of ``path``."""
+def day(record: GameRecord) -> str:
+    """How fast the machine ran on the day of ``record``, by its reference loop."""
+    if record.ref is None:
+        return "not taken"
+    return f"slow (> {SLOW_DAY:g} s)" if record.ref > SLOW_DAY else f"fast (≤ {SLOW_DAY:g} s)"
+
+
+def _over(level: str, times: list[float]) -> str:
+    budget = BUDGETS.get(level)
+    if budget is None or not times:
+        return "–"
+    return f"{sum(1 for t in times if t > budget):,} of {len(times):,}"
+
+
+def _span(recs: list[GameRecord]) -> str:
+    """When the games of ``recs`` ended (UTC), as far as their records keep it."""
+    played = sorted(r.played for r in recs if r.played)
+    if not played:
+        return "–"
+    first, last = played[0], played[-1]
+    last = last[11:] if last[:10] == first[:10] else last
+    kept = "" if len(played) == len(recs) else f" ({len(played)} of them)"
+    return (first if first.endswith(last) else f"{first} – {last}") + kept
+
+
+def times_table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
+    """CPU time per move of every match-up, by the speed of the days its games were played
+    on: the same moves take 2-3x longer on a slow day, so one p95 over all days says little."""
+    lines = [
+        "| Game | Seats | Match-up | Day (reference loop) | Games | Played (UTC) "
+        "| Higher p95 / max | Higher moves over budget | Lower p95 / max "
+        "| Lower moves over budget |",
+        "|---|---|---|---|---|---|---|---|---|---|"]
+    order = {g: i for i, g in enumerate(("easy", "normal", "strong"))}
+    days = {d: i for i, d in enumerate(
+        (f"fast (≤ {SLOW_DAY:g} s)", f"slow (> {SLOW_DAY:g} s)", "not taken"))}
+    for config in sorted(by_config, key=lambda c: (c[0], c[1], order.get(c[2], 9))):
+        key, n, high, low = config
+        by_day: dict[str, list[GameRecord]] = defaultdict(list)
+        for record in by_config[config]:
+            by_day[day(record)].append(record)
+        for when in sorted(by_day, key=days.__getitem__):
+            recs = by_day[when]
+            cells = []
+            for level in (high, low):
+                times = [t for r in recs for t in r.times.get(level, [])]
+                cells.append(f"{_pct(times, .95):.2f} / {max(times, default=0.0):.2f} "
+                             f"| {_over(level, times)}")
+            lines.append(f"| {key} | {n} | {high} vs {low} | {when} | {len(recs)} "
+                         f"| {_span(recs)} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
+def replace_block(path: Path, text: str, start_mark: str = START,
+                  end_mark: str = END) -> None:
+    """Put ``text`` between the given markers of ``path`` (by default the table's)."""
     old = path.read_text(encoding="utf-8")
-    start, end = old.index(START) + len(START), old.index(END)
+    start, end = old.index(start_mark) + len(start_mark), old.index(end_mark)
     path.write_text(old[:start] + "\n" + text + "\n" + old[end:], encoding="utf-8")
 
 
@@ -295,9 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "machine's speed: keep such games in a --results file of their "
                              "own)")
     parser.add_argument("--report", action="store_true",
-                        help="play nothing: print the table of the games in the file")
+                        help="play nothing: print the tables of the games in the file")
     parser.add_argument("--write", action="store_true",
-                        help="also put the table into docs/AI.md and docs/PERFORMANCE.md")
+                        help="also put the tables into docs/AI.md and docs/PERFORMANCE.md")
     args = parser.parse_args(argv)
     matchups = [tuple(m.split(":", 1)) for m in args.matchup] if args.matchup else \
         list(MATCHUPS)
@@ -317,12 +381,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         run(jobs, args.results, max(1, args.jobs), args.max_moves, args.guard)
     done = load(args.results)
     selected = {c: list(done[c].values()) for c in configs if done.get(c)}
-    print("\n".join([*table(selected), "", speed_note(selected)]))
-    if args.write:  # the table of every game in the file, not only this selection
+    print("\n".join([*table(selected), "", speed_note(selected), "",
+                     *times_table(selected)]))
+    if args.write:  # the tables of every game in the file, not only this selection
         every = {c: list(v.values()) for c, v in done.items()}
         text = "\n".join([*table(every), "", speed_note(every)])
         for path in WRITE_TO:
             replace_block(path, text)
+        replace_block(TIMES_TO, "\n".join(times_table(every)), TIMES_START, TIMES_END)
     return 0
 
 

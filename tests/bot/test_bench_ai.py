@@ -16,6 +16,7 @@ from bot.bench_ai import (
     save,
     speed_note,
     table,
+    times_table,
     verdict,
     wilson,
 )
@@ -36,6 +37,7 @@ def test_one_seeded_game_is_recorded() -> None:
     rows = table({("havana", 2, "easy", "random"): [record]})
     assert rows[2].startswith("| havana | 2 | easy vs random | 1 |")
     assert record.ref is not None and record.ref > 0  # the day's speed, beside its times
+    assert record.played is not None and len(record.played) == len("2026-11-28 20:10")
 
 
 def test_the_day_s_speed_is_kept_and_summed_up(tmp_path: Path) -> None:
@@ -107,3 +109,30 @@ def test_guarded_games_ask_the_bot_s_guard_and_keep_a_file_of_their_own(
     assert set(asked) == {"easy", "random"}
     with pytest.raises(SystemExit):  # never mixed with the unguarded records
         main(["--guard", "--game", "havana", "--players", "2", "--games", "0"])
+
+
+def test_times_are_told_apart_by_the_day_s_speed() -> None:
+    """One row per kind of day: a slow day's moves take 2-3x longer, and over one p95 of
+    every day they would hide a fast day's (or be hidden). Moves over each level's budget
+    are counted (easy 0.1 s, normal 1 s, strong 3 s); random has none."""
+    config = ("rio", 2, "strong", "normal")
+    fast = GameRecord(1.0, times={"strong": [0.5, 2.9], "normal": [0.2, 0.4]}, ref=0.09,
+                      played="2026-11-28 20:10")
+    fast2 = GameRecord(0.0, times={"strong": [1.0], "normal": [1.2]}, ref=0.1,
+                       played="2026-11-28 21:05")
+    slow = GameRecord(0.0, times={"strong": [3.5, 4.0], "normal": [1.5]}, ref=0.3)
+    unknown = GameRecord(1.0, times={"strong": [1.0], "normal": [0.5]})
+    rows = times_table({config: [slow, unknown, fast2, fast]})[2:]
+    assert rows == [
+        "| rio | 2 | strong vs normal | fast (≤ 0.14 s) | 2 | 2026-11-28 20:10 – 21:05 "
+        "| 2.90 / 2.90 | 0 of 3 | 1.20 / 1.20 | 1 of 3 |",
+        "| rio | 2 | strong vs normal | slow (> 0.14 s) | 1 | – "
+        "| 4.00 / 4.00 | 2 of 2 | 1.50 / 1.50 | 1 of 1 |",
+        "| rio | 2 | strong vs normal | not taken | 1 | – "
+        "| 1.00 / 1.00 | 0 of 1 | 0.50 / 0.50 | 0 of 1 |"]
+    easy = times_table({("havana", 2, "easy", "random"): [
+        GameRecord(1.0, times={"easy": [0.05, 0.2], "random": [0.0]}, played="2026-11-28 20:10")]})
+    assert easy[2].endswith("| 2026-11-28 20:10 | 0.20 / 0.20 | 1 of 2 | 0.00 / 0.00 | – |")
+    older = GameRecord(1.0, times={"strong": [1.0], "normal": [0.5]}, ref=0.09)
+    assert "| 2026-11-28 20:10 – 21:05 (2 of them) |" in times_table(
+        {config: [fast, fast2, older]})[2]
