@@ -237,6 +237,12 @@ def verdict(wins: float, n: int, players: int) -> str:
     return "**not met**"
 
 
+def in_order(by_config: dict[Config, list[GameRecord]]) -> list[Config]:
+    """The match-ups as the tables list them: by game, seats, then the level pair."""
+    order = {g: i for i, g in enumerate(("easy", "normal", "strong"))}
+    return sorted(by_config, key=lambda c: (c[0], c[1], order.get(c[2], 9)))
+
+
 def table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
     """The Markdown table of every match-up."""
     lines = [
@@ -244,8 +250,7 @@ def table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
         "| Higher CPU s/move p50/p95 | Lower CPU s/move p50/p95 "
         "| Avg score higher / lower | Good score |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    order = {g: i for i, g in enumerate(("easy", "normal", "strong"))}
-    for config in sorted(by_config, key=lambda c: (c[0], c[1], order.get(c[2], 9))):
+    for config in in_order(by_config):
         key, n, high, low = config
         recs = by_config[config]
         if not recs:
@@ -280,11 +285,15 @@ def speed_note(by_config: dict[Config, list[GameRecord]]) -> str:
             f"{refs[0]:.2f}–{refs[-1]:.2f} s{before}.")
 
 
+DAYS = (f"fast (≤ {SLOW_DAY:g} s)", f"slow (> {SLOW_DAY:g} s)", "not taken")
+
+
 def day(record: GameRecord) -> str:
-    """How fast the machine ran on the day of ``record``, by its reference loop."""
+    """How fast the machine ran on the day of ``record`` (one of ``DAYS``), by its
+    reference loop."""
     if record.ref is None:
-        return "not taken"
-    return f"slow (> {SLOW_DAY:g} s)" if record.ref > SLOW_DAY else f"fast (≤ {SLOW_DAY:g} s)"
+        return DAYS[2]
+    return DAYS[1] if record.ref > SLOW_DAY else DAYS[0]
 
 
 def _over(level: str, times: list[float]) -> str:
@@ -313,15 +322,12 @@ def times_table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
         "| Higher p95 / max | Higher moves over budget | Lower p95 / max "
         "| Lower moves over budget |",
         "|---|---|---|---|---|---|---|---|---|---|"]
-    order = {g: i for i, g in enumerate(("easy", "normal", "strong"))}
-    days = {d: i for i, d in enumerate(
-        (f"fast (≤ {SLOW_DAY:g} s)", f"slow (> {SLOW_DAY:g} s)", "not taken"))}
-    for config in sorted(by_config, key=lambda c: (c[0], c[1], order.get(c[2], 9))):
+    for config in in_order(by_config):
         key, n, high, low = config
         by_day: dict[str, list[GameRecord]] = defaultdict(list)
         for record in by_config[config]:
             by_day[day(record)].append(record)
-        for when in sorted(by_day, key=days.__getitem__):
+        for when in sorted(by_day, key=DAYS.index):
             recs = by_day[when]
             cells = []
             for level in (high, low):
