@@ -310,7 +310,7 @@ def _span(recs: list[GameRecord]) -> str:
         return "–"
     first, last = played[0], played[-1]
     last = last[11:] if last[:10] == first[:10] else last
-    kept = "" if len(played) == len(recs) else f" ({len(played)} of them)"
+    kept = "" if len(played) == len(recs) else f" ({len(played)} of {len(recs)} games)"
     return (first if first.endswith(last) else f"{first} – {last}") + kept
 
 

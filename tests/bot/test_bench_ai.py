@@ -134,5 +134,5 @@ def test_times_are_told_apart_by_the_day_s_speed() -> None:
         GameRecord(1.0, times={"easy": [0.05, 0.2], "random": [0.0]}, played="2026-11-28 20:10")]})
     assert easy[2].endswith("| 2026-11-28 20:10 | 0.20 / 0.20 | 1 of 2 | 0.00 / 0.00 | – |")
     older = GameRecord(1.0, times={"strong": [1.0], "normal": [0.5]}, ref=0.09)
-    assert "| 2026-11-28 20:10 – 21:05 (2 of them) |" in times_table(
+    assert "| 2026-11-28 20:10 – 21:05 (2 of 3 games) |" in times_table(
         {config: [fast, fast2, older]})[2]
