@@ -309,9 +309,10 @@ def _span(recs: list[GameRecord]) -> str:
     if not played:
         return "–"
     first, last = played[0], played[-1]
-    last = last[11:] if last[:10] == first[:10] else last
+    span = first if first == last else \
+        f"{first} – {last[11:] if last[:10] == first[:10] else last}"  # one date said once
     kept = "" if len(played) == len(recs) else f" ({len(played)} of {len(recs)} games)"
-    return (first if first.endswith(last) else f"{first} – {last}") + kept
+    return span + kept
 
 
 def times_table(by_config: dict[Config, list[GameRecord]]) -> list[str]:
