@@ -136,3 +136,5 @@ def test_times_are_told_apart_by_the_day_s_speed() -> None:
     older = GameRecord(1.0, times={"strong": [1.0], "normal": [0.5]}, ref=0.09)
     assert "| 2026-11-28 20:10 – 21:05 (2 of 3 games) |" in times_table(
         {config: [fast, fast2, older]})[2]
+    night = GameRecord(1.0, times={"strong": [1.0]}, ref=0.09, played="2026-11-27 23:50")
+    assert "| 2026-11-27 23:50 – 2026-11-28 21:05 |" in times_table({config: [fast2, night]})[2]
