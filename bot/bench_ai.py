@@ -14,8 +14,9 @@ move of each level (p50/p95, ``time.process_time`` of this process, so other wor
 machine does not inflate it) and each level's average final score. Games run one after
 another in this process (``--jobs`` for a pool), round-robin over the match-ups so every
 match-up gets games early. Each game also records how fast the machine ran that day
-(:func:`reference_seconds`): on this machine the same move has taken 3-4x longer on one
-day than on another, and the table's times are only comparable with that beside them.
+(:func:`reference_seconds`) and when it ended: on this machine the same move has taken
+3-4x longer on one day than on another, so a second table (:func:`times_table`) gives each
+match-up's times by the day's speed, with the moves over each level's budget.
 """
 
 from __future__ import annotations
