@@ -84,9 +84,9 @@ GAME_ROLLOUTS: dict[tuple[str, str], Rollout] = {
     # and 4.60 s (5 seats, 87 positions), one line up to 27,000 moves. Capped like normal,
     # wider: max 1.10 s and 1.30 s on the same positions and day. On easy's 2 best moves in
     # 6 worlds rather than its 4 best in 3 (easy's third and fourth are seldom good, and
-    # the best of 4 noisy means is often the luckiest): 18 of 72 games won against normal
-    # at 3-5 seats where the 4-in-3 strong won 11 of the same, 7.5 VP more a game on
-    # average (docs/AI-LOG.md).
+    # the best of 4 noisy means is often the luckiest): 19 of 72 games won against normal
+    # at 3-5 seats where the 4-in-3 strong won 11 of the same, 6.3 VP more a game on
+    # average, most of it on the first 34 games (docs/AI-LOG.md).
     ("rio", "strong"): Rollout(worlds=6, top=2, turns=3, steps=6_000, line_steps=2_000),
 }
 # Per game and player count, where measured better than the game's budget. Río's workers
