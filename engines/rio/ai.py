@@ -12,6 +12,9 @@ place in turn order too, or seats never bid for it.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import mul
+
 from engines.rng import Rng
 
 from . import city, rules
@@ -70,16 +73,26 @@ def _character(s: State, char: str, conn: set[int]) -> float:
 def _goods(n: int, worth: float) -> float:
     """A stock of one good: beyond what a round or two can spend, a hoard is worth less
     (at 4-5 seats easy produced every round and held 15+ goods it never used)."""
-    return worth * min(n, STOCK) + HOARD * worth * max(0, n - STOCK)
+    if n <= STOCK:  # most stocks: the same float as with the hoard's 0.0 added
+        return worth * n
+    return worth * STOCK + HOARD * worth * (n - STOCK)
 
 
 _CELLS = range(BOARD.ncells)
 
 
+def _occupied(s: State) -> list[int]:
+    """The cells with a building or workers, in order: the rest of the city (most of it)
+    adds nothing to any worth. An owned cell holds a hut or a house (state.py checks), so
+    it is among them."""
+    return sorted({*compress(_CELLS, s.bld), *compress(_CELLS, s.cw)})
+
+
 def _started(ladders: dict[str, list[int]]) -> list[tuple[str, list[int]]]:
-    """The ladders with a worker on them, in order: an empty one adds nothing to any
-    worth."""
-    return [(name, spaces) for name, spaces in ladders.items() if max(spaces, default=0) >= 0]
+    """The ladders with a worker on them, in order: an empty one (every space free, -1)
+    adds nothing to any worth."""
+    return [(name, spaces) for name, spaces in ladders.items()
+            if spaces.count(-1) < len(spaces)]
 
 
 # The terms of a worth, each in VP by the hand-set constants above; a worth is their sum,
@@ -96,36 +109,43 @@ WEIGHTS: tuple[float, ...] = (1.0,) * len(TERMS)
 
 
 def worths(s: State) -> list[float]:
-    """Every seat's worth in VP: its terms (:func:`terms`) by their ``WEIGHTS``."""
-    return [sum(w * t for w, t in zip(WEIGHTS, row, strict=True)) for row in terms(s)]
+    """Every seat's worth in VP: its terms (:func:`terms`, one per weight) by their
+    ``WEIGHTS``."""
+    return [sum(map(mul, WEIGHTS, row)) for row in terms(s)]
 
 
 def terms(s: State) -> list[list[float]]:
-    """Every seat's worth, term by term (``TERMS``), in one pass over the city (the
-    ``easy`` level evaluates thousands of states a move)."""
+    """Every seat's worth, term by term (``TERMS``), in one pass over the occupied cells
+    (the ``easy`` level evaluates thousands of states a move). Made faster, it must still
+    add the same floats in the same order: AI moves, and the recorded games, depend on
+    every bit."""
     conn = city.connected_quarters(s)
+    n_seats = s.num_players
     late = min(1.0, (s.rounds - s.round + 1) / 5)  # goods are worth nothing at the end
-    out = [[0.0] * len(TERMS) for _ in s.players]
-    for row, p in zip(out, s.players, strict=True):
+    silver = max(1 / 3, SILVER * late)
+    out = []
+    for p in s.players:
+        row = [0.0] * len(TERMS)
         row[T_VP] = p.vp
-        row[T_SILVER] = max(1 / 3, SILVER * late) * p.silver
+        row[T_SILVER] = silver * p.silver
         row[T_GOODS] = late * (_goods(p.wood, GOOD) + _goods(p.stone, GOOD)
                                + _goods(p.precious, PRECIOUS))
+        out.append(row)
     base = BOARD.qvalue["house_base"]
+    quarter_of = BOARD.quarter_of
     # a seat whose effects turn is over has lost what it left unresolved (it goes home)
     over = set(s.order[:s.cur]) if s.phase == "effects" else set()
     mods: dict[int, int] = {}
-    stay = [0] * s.num_players  # workers waiting on empty cells
+    stay = [0] * n_seats  # workers waiting on empty cells
     waiting: list[tuple[int, int]] = []  # (seat, workers) on one empty cell
-    huts = [0] * s.num_players
-    dwellings = [0] * s.num_players
-    for i, owner, here in zip(_CELLS, s.bown, s.cw, strict=True):
-        if owner < 0 and not here:
-            continue  # most of the city: nothing to count
-        bld = s.bld[i]
+    huts = [0] * n_seats
+    dwellings = [0] * n_seats
+    bld_of, bown, cw = s.bld, s.bown, s.cw
+    for i in _occupied(s):
+        owner, bld = bown[i], bld_of[i]
         if owner >= 0:
             if bld == "house":
-                q = BOARD.quarter_of[i]
+                q = quarter_of[i]
                 if q not in mods:
                     mods[q] = city.quarter_modifier(s, q, conn)
                 out[owner][T_HOUSES] += max(0, base + mods[q]) + HOUSE_EXTRA
@@ -135,7 +155,7 @@ def terms(s: State) -> list[list[float]]:
                 dwellings[owner] += 1
             else:
                 out[owner][T_HOUSES] += HUT
-        for who, n, role in here:
+        for who, n, role in cw[i]:
             if role == ROLE_STAY and not bld:
                 waiting.append((who, n))
                 stay[who] += n
@@ -144,16 +164,18 @@ def terms(s: State) -> list[list[float]]:
             elif role == ROLE_UPGRADE and who not in over:
                 out[who][T_ACTS] += UPGRADE * n
 
+    full_hut, hoard_hut = late * HUT, late * HUT * HOARD
+
     def hut(seat: int, k: int) -> float:
         """The worth of the seat's k-th hut (from 0): full for the first few waiting huts,
         a hoard's share beyond, nothing past the seat's dwellings."""
         if dwellings[seat] - huts[seat] + k >= BOARD.dwellings:
             return 0.0
-        return late * HUT * (1.0 if k < HUTS_WAITING else HOARD)
+        return full_hut if k < HUTS_WAITING else hoard_hut
 
     for seat, n in enumerate(huts):
         if n:
-            out[seat][T_HUTS] += sum(hut(seat, k) for k in range(n))
+            out[seat][T_HUTS] += sum([hut(seat, k) for k in range(n)])
     # Workers on an empty cell wait to build, and stay until they do: two or more are worth
     # the hut they may make (the seat's next huts in turn, so that building one never
     # lowers the others' worth), one the 1-worker building its owner's goods pay for;
@@ -171,13 +193,13 @@ def terms(s: State) -> list[list[float]]:
             out[who][T_CELLS] -= LOCKED * n
     for seat, cargo in enumerate(s.cargo):
         if any(cargo):
-            out[seat][T_CARGO] += sum(c * v for c, v in zip(cargo, CARGO, strict=True))
+            out[seat][T_CARGO] += sum(map(mul, cargo, CARGO))
     # A ladder pays out only when full: the more of it is filled, the likelier; one that
     # the seat could not fill with its own free workers is a trap (at 5 seats a 10-space
     # ladder held 7 of easy's 9 workers for the whole game).
     started = _started(s.ladders)
-    held = [0] * s.num_players
-    waiting_ladder = [0] * s.num_players  # held on a ladder not yet full
+    held = [0] * n_seats
+    waiting_ladder = [0] * n_seats  # held on a ladder not yet full
     for _, spaces in started:
         full = min(spaces) >= 0
         for who in spaces:
@@ -185,26 +207,30 @@ def terms(s: State) -> list[list[float]]:
                 held[who] += 1
                 waiting_ladder[who] += not full
     for name, spaces in started:
-        vps = BOARD.ladders[name].vps(s.num_players)
-        filled = sum(1 for who in spaces if who >= 0)
-        if filled == len(spaces) and s.ladder_last[name] >= 0:
-            out[s.ladder_last[name]][T_LADDER_FULL] += BOARD.ladders[name].bonus
-        for k, who in enumerate(spaces):
-            if who >= 0 and filled == len(spaces):
-                out[who][T_LADDER_FULL] += vps[k]  # full: it pays when the placements end
-            elif who >= 0:
+        ladder = BOARD.ladders[name]
+        vps = ladder.vps(n_seats)
+        size = len(spaces)
+        filled = size - spaces.count(-1)
+        if filled == size:  # full: it pays when the placements end
+            if s.ladder_last[name] >= 0:
+                out[s.ladder_last[name]][T_LADDER_FULL] += ladder.bonus
+            for who, vp in zip(spaces, vps, strict=True):
+                out[who][T_LADDER_FULL] += vp
+            continue
+        likely_fill = 0.4 + 0.6 * filled / size
+        for who, vp in zip(spaces, vps, strict=True):
+            if who >= 0:
                 free = BOARD.workers - 1 - held[who] - stay[who]
-                likely = (0.4 + 0.6 * filled / len(spaces)
-                          if filled + free >= len(spaces) else 0.2)
-                out[who][T_LADDER_PENDING] += PENDING * likely * vps[k]
+                likely = likely_fill if filled + free >= size else 0.2
+                out[who][T_LADDER_PENDING] += PENDING * likely * vp
                 out[who][T_LADDER_LOCKED] -= LOCKED
     rounds_held = min(max(0, s.rounds - s.round), HELD_ROUNDS)
     for seat, n in enumerate(waiting_ladder):
         short = BOARD.per_round - (BOARD.workers - n)
         if short > 0:
             out[seat][T_LADDER_LOCKED] -= SHORT * short * rounds_held
-    for k, who in enumerate(s.prod):
-        if not s.prod_done[k] and who not in over:
+    for who, done in zip(s.prod, s.prod_done, strict=True):
+        if not done and who not in over:
             out[who][T_PROD] += PENDING * GOOD
     for seat, p in enumerate(s.players):
         if seat in over:
@@ -226,10 +252,11 @@ def terms(s: State) -> list[list[float]]:
                                        + SILVER * min(p.silver, BOARD.fine["silver"]))
     for char, (who, _) in s.chars.items():
         out[who][T_CHARS] += _character(s, char, conn)
-    if s.num_players > 1:
+    if n_seats > 1:
         left = max(0, s.rounds - s.round) / s.rounds  # rounds still to be placed in
+        first = ORDER * left
         for k, seat in enumerate(rules.next_order(s)):
-            out[seat][T_ORDER] = ORDER * left * (s.num_players - 1 - k) / (s.num_players - 1)
+            out[seat][T_ORDER] = first * (n_seats - 1 - k) / (n_seats - 1)
     return out
 
 

@@ -6,6 +6,8 @@ menu offers is exactly a cell the rules accept.
 
 from __future__ import annotations
 
+import functools
+
 from .data import BOARD
 from .state import ROLE_ACT, ROLE_STAY, ROLE_UPGRADE, State
 
@@ -64,9 +66,9 @@ def reachable(s: State, seat: int) -> set[int]:
 _VERTICES = {e: B.edge_vertices(e) for e in B.road_edges}  # the board's, parsed once
 
 
-def _road_graph(s: State) -> dict[tuple[int, int], list[tuple[int, int]]]:
+def _road_graph(roads: tuple[str, ...]) -> dict[tuple[int, int], list[tuple[int, int]]]:
     graph: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for e in s.roads:
+    for e in roads:
         a, b = _VERTICES.get(e) or B.edge_vertices(e)
         graph.setdefault(a, []).append(b)
         graph.setdefault(b, []).append(a)
@@ -74,9 +76,16 @@ def _road_graph(s: State) -> dict[tuple[int, int], list[tuple[int, int]]]:
 
 
 def connected_quarters(s: State) -> set[int]:
-    """Quarters whose centre is joined to the Plaza boundary by roads (§1.7): one search
-    from the boundary over the roads, not one per quarter (every evaluation asks)."""
-    graph = _road_graph(s)
+    """Quarters whose centre is joined to the Plaza boundary by roads (§1.7), as a set of
+    the caller's own. Every evaluation asks and the roads change a few times a game, so
+    the answer is kept per set of roads."""
+    return set(_connected(tuple(s.roads)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _connected(roads: tuple[str, ...]) -> frozenset[int]:
+    """One search from the Plaza boundary over the roads, not one per quarter."""
+    graph = _road_graph(roads)
     reached = set(B.plaza_vertices)
     todo = [v for v in B.plaza_vertices if v in graph]
     while todo:
@@ -84,7 +93,7 @@ def connected_quarters(s: State) -> set[int]:
             if w not in reached:
                 reached.add(w)
                 todo.append(w)
-    return {q for q, centre in B.centres.items() if centre in reached}
+    return frozenset(q for q, centre in B.centres.items() if centre in reached)
 
 
 def activation_limit(s: State, cell: int, connected: set[int] | None = None) -> int:

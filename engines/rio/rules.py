@@ -909,10 +909,11 @@ def start_round(ctx: C) -> None:
 def next_order(s: State) -> list[int]:
     """§1.8: most added workers first, ties in reverse current order; then the rest (the
     order the bids placed so far will give)."""
-    pos = {seat: k for k, seat in enumerate(s.order)}
-    bidders = sorted((seat for seat in s.order if s.bids[seat] > 0),
-                     key=lambda x: (-s.bids[x], -pos[x]))
-    return bidders + [seat for seat in s.order if s.bids[seat] == 0]
+    bids = s.bids
+    # a stable sort keeps the tied bidders as met, last in the current order first
+    bidders = sorted((seat for seat in reversed(s.order) if bids[seat] > 0),
+                     key=bids.__getitem__, reverse=True)
+    return bidders + [seat for seat in s.order if bids[seat] == 0]
 
 
 def update_order(ctx: C) -> None:
