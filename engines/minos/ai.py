@@ -80,6 +80,16 @@ def prospect(types: tuple[str, ...], builds: int = MAX_BUILDINGS) -> float:
                 for t in _next_types(types)), default=0.0)
 
 
+@cache
+def _prospects(builds: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """:func:`prospect` by number of buildings, for colonies without the wall and with it:
+    all it depends on, so a colony's is looked up without hashing its types."""
+    plain = tuple(prospect((TYPES[0],) * n, builds) for n in range(MAX_BUILDINGS + 1))
+    walled = tuple(prospect((WALL,) + (TYPES[0],) * (n - 1), builds) if n else 0.0
+                   for n in range(MAX_BUILDINGS + 1))
+    return plain, walled
+
+
 def _bfs(graph: dict[str, tuple[str, ...]], start: str) -> dict[str, int]:
     dist = {start: 0}
     todo = deque([start])
@@ -115,33 +125,33 @@ def _decay(kind: str, place: str, builds: int) -> tuple[tuple[str, float], ...]:
                  for site in SITES if place in table[site])
 
 
-Pieces = dict[int, list[tuple[str, str]]]
+Pieces = list[list[tuple[str, str]]]
 
 
-def _board(s: State) -> tuple[dict[str, int], dict[int, int], Pieces]:
-    """One pass over the pieces: each held site's holder, each seat's pieces on the board,
-    and the pieces free to go for a free site, as (kind, place): ships at sea or in a port
-    whose site their guards hold, guards on the paths, and all but one guard of a site.
-    The last piece of a held site stays where it is."""
+def _board(s: State) -> tuple[dict[str, int], list[int], Pieces]:
+    """One pass over the pieces: each held site's holder, and by seat the pieces on the
+    board and the pieces free to go for a free site, as (kind, place): ships at sea or in a
+    port whose site their guards hold, guards on the paths, and all but one guard of a
+    site. The last piece of a held site stays where it is."""
     owners: dict[str, int] = {}
-    count: dict[int, int] = {}
-    mobile: Pieces = {}
+    count = [0] * s.num_players
+    mobile: Pieces = [[] for _ in range(s.num_players)]
     guards = s.guards
     for place, seats in s.ships.items():
         site = place in SITES
         if site:
             owners[place] = seats[0]
         for seat in seats:
-            count[seat] = count.get(seat, 0) + 1
+            count[seat] += 1
             if not site or place in guards:
-                mobile.setdefault(seat, []).append(("ship", place))
+                mobile[seat].append(("ship", place))
     for place, (seat, n) in guards.items():
-        count[seat] = count.get(seat, 0) + n
+        count[seat] += n
         if place in SITES:
             owners[place] = seat
             n -= 1
         if n:
-            mobile.setdefault(seat, []).extend([("guard", place)] * n)
+            mobile[seat].extend([("guard", place)] * n)
     return owners, count, mobile
 
 
@@ -151,10 +161,15 @@ def expansion(pieces: list[tuple[str, str]], free: dict[str, float], builds: int
     first."""
     if not pieces or not free:
         return 0.0
-    if len(pieces) == 1:
+    if len(pieces) == 1:  # the common case: the best site in reach, no sort
         kind, place = pieces[0]
-        return max((free[site] * f for site, f in _decay(kind, place, builds) if site in free),
-                   default=0.0)
+        best = 0.0
+        for site, f in _decay(kind, place, builds):
+            if site in free:
+                value = free[site] * f
+                if value > best:
+                    best = value
+        return best
     offers = [(free[site] * f, n, site) for n, (kind, place) in enumerate(pieces)
               for site, f in _decay(kind, place, builds) if site in free]
     offers.sort(reverse=True)
@@ -169,6 +184,7 @@ def expansion(pieces: list[tuple[str, str]], free: dict[str, float], builds: int
     return total
 
 
+@cache
 def talents_worth(talents: int, builds: int = MAX_BUILDINGS) -> float:
     """Concave: the first talents buy buildings, hundreds more buy nothing; and in the
     last rounds, with fewer buildings still to buy (``builds``), less."""
@@ -176,6 +192,7 @@ def talents_worth(talents: int, builds: int = MAX_BUILDINGS) -> float:
     return buying * builds / MAX_BUILDINGS + TIE_BREAK * talents
 
 
+@cache
 def rings_worth(rings: int) -> float:
     """A few rings pay a conflict's re-throws; a hoard pays no more."""
     return RING_VALUE * min(rings, USEFUL_RINGS) + SPARE_RING * max(0, rings - USEFUL_RINGS)
@@ -186,21 +203,25 @@ def strengths(s: State) -> dict[int, float]:
     can still take, the free sites it can reach, and what its talents, rings and pieces are
     still worth."""
     builds = builds_left(s)
-    seats = alive(s)
-    score = {i: 0.0 for i in seats}
+    plain, walled = _prospects(builds)
+    players = s.players
+    score = {i: 0.0 for i in alive(s)}
     owners, count, mobile = _board(s)
     buildings = s.buildings
     for site, owner in owners.items():
         if owner in score:
-            score[owner] += prospect(tuple(buildings.get(site, ())), builds)
-    empty = prospect((), builds)
-    free = {site: colony_value(buildings[site]) + prospect(tuple(buildings[site]), builds)
-            if site in buildings else empty for site in SITES if site not in owners}
-    for i in seats:
-        p = s.players[i]
-        score[i] += (p.value + expansion(mobile.get(i, []), free, builds)
+            types = buildings.get(site, ())
+            score[owner] += (walled if WALL in types else plain)[len(types)]
+    free = {}
+    for site in SITES:
+        if site not in owners:
+            types = buildings.get(site, ())
+            free[site] = colony_value(types) + (walled if WALL in types else plain)[len(types)]
+    for i in score:
+        p = players[i]
+        score[i] += (p.value + expansion(mobile[i], free, builds)
                      + talents_worth(p.talents, builds) + rings_worth(p.rings)
-                     + PIECE_VALUE * count.get(i, 0))
+                     + PIECE_VALUE * count[i])
     return score
 
 
@@ -216,7 +237,8 @@ def evaluate(s: State, seat: int) -> float:
         return 0.0
     score_of = strengths(s)
     mine = score_of[seat]
-    best = max((v for i, v in score_of.items() if i != seat), default=0.0)
+    others = [v for i, v in score_of.items() if i != seat]
+    best = max(others) if others else 0.0
     score = min(1.0, max(0.0, 0.5 + 0.5 * (mine - best) / (mine + best + TRACK / 10)))
     c = s.combat
     if c is not None and seat in (c.attacker, c.defender) and sum(pieces_on_board(s, seat)) <= 1:

@@ -7,7 +7,7 @@ value track against the colonies held), so a stored game that loads is one the e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +112,7 @@ class State:
             None if self.winners is None else self.winners[:], self.end_reason)
 
 
-def colony_value(types: list[str]) -> int:
+def colony_value(types: Sequence[str]) -> int:
     """Sum of the building values, each building placed after the wall counted twice."""
     total, factor = 0, 1
     for t in types:
