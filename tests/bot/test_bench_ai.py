@@ -138,3 +138,19 @@ def test_times_are_told_apart_by_the_day_s_speed() -> None:
         {config: [fast, fast2, older]})[2]
     night = GameRecord(1.0, times={"strong": [1.0]}, ref=0.09, played="2026-11-27 23:50")
     assert "| 2026-11-27 23:50 – 2026-11-28 21:05 |" in times_table({config: [fast2, night]})[2]
+
+
+RECORDS = Path(__file__).resolve().parents[2] / "docs" / "bench_ai.jsonl"
+
+
+@pytest.mark.parametrize(("game", "seed"), [("havana", 1006), ("tuscany", 1005),
+                                            ("rio", 1009), ("minos", 1013)])
+def test_a_recorded_game_still_plays_as_recorded(game: str, seed: int) -> None:
+    """The records stand only while the levels play as they did: a change meant to leave
+    every move alone (a faster evaluation) must replay them. One short easy-vs-random
+    record a game (easy scores every offered move with ``evaluate``)."""
+    config, chair_ = (game, 2, "easy", "random"), (seed, 0)
+    recorded = load(RECORDS)[config][chair_]
+    replayed = play(game, 2, "easy", "random", seed, high_seat=0)
+    assert (replayed.moves, replayed.scores, replayed.share) == (
+        recorded.moves, recorded.scores, recorded.share)
