@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.bench_ai import (
+    Config,
+    Game,
     GameRecord,
     chair,
     load,
@@ -140,19 +142,23 @@ def test_times_are_told_apart_by_the_day_s_speed() -> None:
     assert "| 2026-11-27 23:50 – 2026-11-28 21:05 |" in times_table({config: [fast2, night]})[2]
 
 
-RECORDS = Path(__file__).resolve().parents[2] / "docs" / "bench_ai.jsonl"
+@pytest.fixture(scope="module")
+def records() -> dict[Config, dict[Game, GameRecord]]:
+    """The benchmark's records (7 MB), read once for the replays below."""
+    return load(Path(__file__).resolve().parents[2] / "docs" / "bench_ai.jsonl")
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "seat"), [
     ("havana", 2, 1006, 0), ("tuscany", 2, 1005, 0), ("rio", 2, 1009, 0), ("minos", 3, 1005, 0)])
-def test_a_recorded_game_still_plays_as_recorded(game: str, players: int, seed: int,
-                                                  seat: int) -> None:
+def test_a_recorded_game_still_plays_as_recorded(
+        records: dict[Config, dict[Game, GameRecord]], game: str, players: int, seed: int,
+        seat: int) -> None:
     """The records stand only while the levels play as they did: a change meant to leave
     every move alone (a faster evaluation) must replay them. One easy-vs-random record a
     game (easy scores every offered move with ``evaluate``), chosen among the cheap ones
     where a small change of an evaluation's constant changes the game (in Minos most
     games against random seats play alike whatever the constants)."""
-    recorded = load(RECORDS)[game, players, "easy", "random"][seed, seat]
+    recorded = records[game, players, "easy", "random"][seed, seat]
     replayed = play(game, players, "easy", "random", seed, high_seat=seat)
     assert (replayed.moves, replayed.scores, replayed.share) == (
         recorded.moves, recorded.scores, recorded.share)
