@@ -201,3 +201,10 @@ def test_a_better_place_in_turn_order_is_worth_its_rounds() -> None:
     assert bid[1] - first[1] == pytest.approx(gain) and first[0] - bid[0] == pytest.approx(gain)
     s.round = s.rounds  # the last round: no placement left to be first in
     assert ai.terms(s)[1][ai.T_ORDER] == 0.0
+
+
+def test_every_term_of_a_worth_has_its_weight() -> None:
+    """``worths`` multiplies each seat's terms by ``WEIGHTS`` pairwise: fitted weights
+    pasted in with one too few would silently drop the last term."""
+    s = game(3)
+    assert len(ai.WEIGHTS) == len(ai.TERMS) == len(ai.terms(s)[0])
