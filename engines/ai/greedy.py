@@ -6,7 +6,8 @@ atomic steps (choose a card, then its target, then pay): after the move, the sea
 following steps of the same turn are completed greedily before scoring, so "build" is
 judged with its payment, not half-way. A move in a simultaneous step (a hidden pick) changes
 nothing visible until the step resolves: it is scored after a short playout instead, where
-hidden choices are random and every other decision is the mover's greedy best.
+a choice made while other seats are still to choose is random, and every other decision,
+the step's last choice too (its mover alone is awaited), is the mover's greedy best.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def _finish_turn(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
 
 def playout(engine: Engine[Any], state: Any, rng: random.Random,
             steps: int = PLAYOUT_STEPS) -> Any:
-    """A short playout: hidden simultaneous choices at random, the rest greedy."""
+    """A short playout: a choice made while several seats are awaited at random, the rest
+    greedy (the simultaneous step's last choice too, its mover then alone awaited)."""
     for _ in range(steps):
         active = engine.active_players(state)
         if engine.is_over(state) or not active:
@@ -219,10 +221,13 @@ def turn_playout(engine: Engine[Any], state: Any, rng: random.Random, turns: int
                  limit: int | None = None) -> Any:
     """``turns`` decisions of the easy policy for whoever moves: each candidate move is
     applied, the mover's own follow-up steps completed greedily, and the best completed
-    turn is kept. A hidden simultaneous pick stays random and does not count: what it does
-    shows only once the step resolves (Havana's action cards). Judging a move with its turn
-    completed matters: one step alone ("take", then "pick" a tile) often shows nothing,
-    and a one-step greedy player can stall (in Tuscany every seat drew cards forever).
+    turn is kept. A hidden pick made while several seats are awaited stays random and does
+    not count: what it does shows only once the step resolves (Havana's action cards). The
+    step's last pick, its mover alone awaited, is a decision as any other, made once the
+    others have picked (tried at random instead: docs/AI-LOG.md). Judging a move with
+    its turn completed matters: one step alone ("take", then "pick" a tile) often shows
+    nothing, and a one-step greedy player can stall (in Tuscany every seat drew cards
+    forever).
 
     No move goes back to a position already seen in the mover's turn (``seen``: those
     before the playout, while the same seats are to move): in Minos, selecting one piece,

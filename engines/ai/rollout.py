@@ -17,8 +17,8 @@ Adapted to this project's games:
   same playout generator, so the comparison between moves is not drowned by the luck of
   the draw (the variance of a *difference* is what decides);
 * **long games** — a playout is ``turns`` decisions of the base policy (each mover's best
-  completed turn; a hidden simultaneous pick at random), then ``evaluate``; an engine without
-  ``evaluate`` gets random playouts to the end instead;
+  completed turn; a hidden pick at random while several seats are awaited), then
+  ``evaluate``; an engine without ``evaluate`` gets random playouts to the end instead;
 * **the end in sight** — where a probe line ends the game within ``finish`` decisions, the
   lines play on to it and are judged by the result, not by ``evaluate``'s estimate;
 * **budget** — a fixed number of worlds, candidates and playout steps, and a cap on the
