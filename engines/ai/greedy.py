@@ -4,10 +4,11 @@ Each offered move is applied to a few determinizations (so a move that draws is 
 several outcomes, and hidden cards are never peeked at). A game's turn is often several
 atomic steps (choose a card, then its target, then pay): after the move, the seat's own
 following steps of the same turn are completed greedily before scoring, so "build" is
-judged with its payment, not half-way. A move in a simultaneous step (a hidden pick) changes
-nothing visible until the step resolves: it is scored after a short playout instead, where
-a choice made while other seats are still to choose is random, and every other decision,
-the step's last choice too (its mover alone is awaited), is the mover's greedy best.
+judged with its payment, not half-way. A move in a simultaneous step that other seats have
+still to play (a hidden pick) changes nothing visible until the step resolves: it is scored
+after a short playout instead (the step's last move, its mover alone awaited, is scored as
+any other), where a choice made while other seats are still to choose is random, and every
+other decision, the step's last choice too, is the mover's greedy best.
 """
 
 from __future__ import annotations
