@@ -291,11 +291,7 @@ class Spec:
       end: stepping back out of a menu (Río's "back", Minos's "cancel"), or rearranging
       what may be rearranged any number of times (Tuscany's set-up "arrange"). The AI
       levels above ``random`` never choose one while anything else is offered: a player
-      that may take them can go round forever;
-    * ``hidden_kinds``: action kinds of a hidden simultaneous choice (Havana's picks and
-      covers). What such a choice does shows only once every seat has chosen and the round
-      is played, so the AI judges it after a short playout even when its mover is the last
-      awaited (:func:`engines.ai.greedy.ranked`).
+      that may take them can go round forever.
     """
 
     key: str  # "havana"; also the slash-command group and the catalogue namespace
@@ -308,7 +304,6 @@ class Spec:
     passing_kinds: frozenset[str] = frozenset()
     free_kinds: frozenset[str] = frozenset()
     back_kinds: frozenset[str] = frozenset()
-    hidden_kinds: frozenset[str] = frozenset()
 
     def check_players(self, num_players: object) -> int:
         """The player count for ``new_game``, or :class:`InvalidState` (one error, all games)."""

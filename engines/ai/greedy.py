@@ -5,14 +5,10 @@ several outcomes, and hidden cards are never peeked at). A game's turn is often 
 atomic steps (choose a card, then its target, then pay): after the move, the seat's own
 following steps of the same turn are completed greedily before scoring, so "build" is
 judged with its payment, not half-way. A move in a simultaneous step that other seats have
-still to play changes nothing visible until the step resolves: it is scored after a short
-playout instead, where a choice made while other seats are still to choose is random, and
-every other decision, the step's last choice too, is the mover's greedy best. A hidden
-choice (``Spec.hidden_kinds``: Havana's picks) is so scored even when its mover is the last
-awaited: revealed, the cards show nothing until they are played, and judged at the reveal
-the last picker took the cards that let it act first (its own actions then completed and
-seen), low cards that do little; from the last chair of three-seat easy self-play it won 5
-of 60 games, 28 judged after the playout (docs/AI-LOG.md).
+still to play (a hidden pick) changes nothing visible until the step resolves: it is scored
+after a short playout instead (the step's last move, its mover alone awaited, is scored as
+any other), where a choice made while other seats are still to choose is random, and every
+other decision, the step's last choice too, is the mover's greedy best.
 """
 
 from __future__ import annotations
@@ -135,9 +131,7 @@ def ranked(engine: Engine[Any], state: Any, seat: int, rng: random.Random,
         raise RuntimeError(f"seat {seat} is awaited but has no legal action")
     if len(moves) == 1:
         return moves
-    hidden = engine.spec.hidden_kinds
-    simultaneous = len(engine.active_players(state)) > 1 or any(
-        move.kind in hidden for move in moves)
+    simultaneous = len(engine.active_players(state)) > 1
     rng.shuffle(moves)  # ties broken by the seeded generator, not by the engine's order
     worlds = [determinize(engine, state, seat, Rng(rng.getrandbits(64)))
               for _ in range(samples)]

@@ -36,7 +36,6 @@ SPEC = Spec(
     seat_list_params=frozenset({"seats", "winners"}),
     ending_kinds=frozenset({"end"}),  # ends the purchases, hence the turn
     passing_kinds=frozenset({"pass"}),  # Refreshment or Conservation declined
-    hidden_kinds=frozenset({"pick", "cover"}),  # face down until every seat has chosen
 )
 
 
