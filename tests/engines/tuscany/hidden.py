@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from engines.base import InvalidState
 from engines.tuscany import ENGINE
 from engines.tuscany.state import State
 
@@ -21,14 +22,22 @@ def hide(s: State, seat: int | None, rng: random.Random) -> State | None:
                                                           for pile in p.piles)):
             rng.shuffle(items)  # type: ignore[arg-type]
         return out
-    hand = out.players[seat].hand
-    # One card of the hand swapped with a card of another colour from the hidden deck.
+    # One card of the hand swapped with a card of another colour from the hidden deck, where
+    # the seat's public choices allow it: a placement begun shows that the seat holds a card
+    # to pay with, so a hand without one is not a state the game can reach (from_dict
+    # refuses it; `make soak` met such states in 12 of Tuscany's 120 soak games).
     for colour in rng.sample(range(8), 8):
-        if hand[colour]:
-            other = next((i for i, c in enumerate(out.deck) if c != colour), None)
-            if other is not None:
-                hand[colour] -= 1
-                hand[out.deck[other]] += 1
-                out.deck[other] = colour
-                return out
+        if not s.players[seat].hand[colour]:
+            continue
+        firsts = {c: i for i, c in reversed(list(enumerate(s.deck))) if c != colour}
+        for other in sorted(firsts.values()):
+            out = ENGINE.from_dict(ENGINE.to_dict(s))
+            hand = out.players[seat].hand
+            hand[colour] -= 1
+            hand[out.deck[other]] += 1
+            out.deck[other] = colour
+            try:
+                return ENGINE.from_dict(ENGINE.to_dict(out))
+            except InvalidState:
+                continue
     return None

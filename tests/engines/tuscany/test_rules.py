@@ -21,9 +21,10 @@ from engines.tuscany import ENGINE as E
 from engines.tuscany.board import LABEL_INDEX
 from engines.tuscany.data import CODES, JOKER, TILES, start_castle
 from engines.tuscany.state import State, validate
-from tests.engines.test_conformance import check_point
+from tests.engines.test_conformance import check_point, playout
 
 from .helpers import display, do, grab, hand, my_turn, put, ready, run
+from .hidden import hide
 
 
 def legal(s: State, seat: int = 0) -> list[str]:
@@ -601,3 +602,17 @@ def test_hostile_actions_and_seats_are_typed_refusals() -> None:
         with pytest.raises(GameError):
             E.apply(s, 0, Action.parse(text))
     assert E.to_dict(s) == before
+
+
+def test_the_views_hook_keeps_a_begun_placement_payable() -> None:
+    """The hidden-information hook changes a hand only as far as the seat's public choices
+    allow: seed 10001's 37th move begins a placement whose one fitting storage tile needs
+    the seat's only card of its colour, and the hook once swapped that card away, making a
+    state ``from_dict`` refuses (`make soak`, 12 of Tuscany's 120 games)."""
+    s, seat, _ = list(playout(E, 2, 10_001))[36]
+    assert [f.kind for f in s.stack] == ["done", "place"] and legal(s, seat) == ["tile 0"]
+    for k in range(20):
+        other = hide(s, seat, random.Random(k))
+        assert other is not None and other.players[seat].hand != s.players[seat].hand
+        E.from_dict(E.to_dict(other))
+        assert legal(other, seat) == ["tile 0"]
