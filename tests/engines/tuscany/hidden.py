@@ -15,8 +15,8 @@ from engines.tuscany.state import State
 
 def hide(s: State, seat: int | None, rng: random.Random) -> State | None:
     """A copy of ``s`` changed only in what ``seat`` alone knows (None: nobody)."""
-    out = ENGINE.from_dict(ENGINE.to_dict(s))
     if seat is None:
+        out = ENGINE.from_dict(ENGINE.to_dict(s))
         out.rng = (out.rng + 1 + rng.randrange(1 << 32)) % (1 << 64)
         for items in (out.deck, out.income, out.neutral, *(pile for p in out.players
                                                           for pile in p.piles)):
@@ -29,8 +29,11 @@ def hide(s: State, seat: int | None, rng: random.Random) -> State | None:
     for colour in rng.sample(range(8), 8):
         if not s.players[seat].hand[colour]:
             continue
-        firsts = {c: i for i, c in reversed(list(enumerate(s.deck))) if c != colour}
-        for other in sorted(firsts.values()):
+        tried = {colour}  # each other colour once, at its first place in the deck
+        for other, card in enumerate(s.deck):
+            if card in tried:
+                continue
+            tried.add(card)
             out = ENGINE.from_dict(ENGINE.to_dict(s))
             hand = out.players[seat].hand
             hand[colour] -= 1

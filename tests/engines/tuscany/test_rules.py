@@ -606,9 +606,9 @@ def test_hostile_actions_and_seats_are_typed_refusals() -> None:
 
 def test_the_views_hook_keeps_a_begun_placement_payable() -> None:
     """The hidden-information hook changes a hand only as far as the seat's public choices
-    allow: seed 10001's 37th move begins a placement whose one fitting storage tile needs
-    the seat's only card of its colour, and the hook once swapped that card away, making a
-    state ``from_dict`` refuses (`make soak`, 12 of Tuscany's 120 games)."""
+    allow: before seed 10001's 37th move a placement is begun whose one fitting storage
+    tile needs the seat's only card of its colour, and the hook once swapped that card
+    away, making a state ``from_dict`` refuses (`make soak`, 12 of Tuscany's 120 games)."""
     s, seat, _ = list(playout(E, 2, 10_001))[36]
     assert [f.kind for f in s.stack] == ["done", "place"] and legal(s, seat) == ["tile 0"]
     for k in range(20):
