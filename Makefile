@@ -16,11 +16,14 @@ $(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python -m bot
 
+# One test process per core (pytest-xdist); each starts its own PostgreSQL server.
+PYTEST := $(BIN)/python -m pytest -n auto --dist worksteal
+
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 soak: $(VENV)/.installed
-	$(BIN)/python -m pytest --runslow -m slow
+	$(PYTEST) --runslow -m slow
 
 demo: $(VENV)/.installed
 	$(BIN)/python -m bot.demo

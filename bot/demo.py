@@ -27,6 +27,7 @@ from bot.core.service.base import RenderFn
 from bot.core.storage import SqliteRepository
 from bot.core.thinker import Thinker
 from engines import registry
+from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.base import TURN_END
 
 log = logging.getLogger("bot.demo")
@@ -46,8 +47,10 @@ class DemoSummary:
 
 
 async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: int | None = None,
-                   seats: int | None = None, locale: str = "en") -> DemoSummary:
-    """Play ``game_key`` between AI seats and write its boards and log to ``out_dir``."""
+                   seats: int | None = None, locale: str = "en",
+                   level: str = DEFAULT_LEVEL) -> DemoSummary:
+    """Play ``game_key`` between AI seats at ``level`` and write its boards and log to
+    ``out_dir``."""
     engine = registry.get(game_key)
     render: RenderFn = render_board
     if out_dir.exists():
@@ -57,10 +60,10 @@ async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: in
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         repo = await SqliteRepository.open(Path(tmp) / "demo.sqlite3")
-        thinker = Thinker()  # the AI seats play at the default level, normal
+        thinker = Thinker()
         try:
             service = GameService(repo, ai_delay=0.0, render=render, default_locale=locale,
-                                  thinker=thinker)
+                                  thinker=thinker, default_ai_level=level)
             game = await service.create(guild_id=None, channel_id=1, game_key=game_key,
                                         creator_id=DEMO_USER, creator_name="Demo", seats=count,
                                         seed=seed)
@@ -74,7 +77,7 @@ async def play_one(game_key: str, out_dir: Path, *, seed: int = 1, max_turns: in
             moves, turns = 0, 0
             last: MoveResult | None = None
             lines = [f"# {t(f'{game_key}.name', 'en')}: {', '.join(names)} "
-                     f"(seed {seed})"]
+                     f"(seed {seed}, AI level {level})"]
             async for result in service.ai_moves(game.id):
                 moves += 1
                 last = result
@@ -109,10 +112,12 @@ def _write_image(path: Path, data: bytes | None) -> int:
 
 
 async def run(out: Path, *, games: Sequence[str] | None = None, seed: int = 1,
-              max_turns: int | None = None, seats: int | None = None) -> list[DemoSummary]:
+              max_turns: int | None = None, seats: int | None = None,
+              level: str = DEFAULT_LEVEL) -> list[DemoSummary]:
     summaries = []
     for key in games or sorted(registry.games()):
-        summary = await play_one(key, out / key, seed=seed, max_turns=max_turns, seats=seats)
+        summary = await play_one(key, out / key, seed=seed, max_turns=max_turns, seats=seats,
+                                 level=level)
         log.info("%s: %d seats, %d moves, %d turns, %d images in %.1fs; ranking %s, scores %s",
                  key, summary.seats, summary.moves, summary.turns, summary.images,
                  summary.seconds, summary.ranking or "(stopped early)", summary.scores)
@@ -127,12 +132,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, help="default: the most the game allows")
     parser.add_argument("--max-turns", type=int, help="stop after this many turns")
+    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                        help=f"the AI seats' level (default: {DEFAULT_LEVEL})")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     for noisy in ("bot.core.service", "bot.core.storage.sqlite"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     asyncio.run(run(args.out, games=args.game, seed=args.seed, max_turns=args.max_turns,
-                    seats=args.seats))
+                    seats=args.seats, level=args.level))
     return 0
 
 

@@ -32,7 +32,8 @@ def _unavailable(reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    """One PostgreSQL server for the whole session, started on first use."""
+    """One PostgreSQL server per test process (each pytest-xdist worker has its own, in its
+    own directory), started on first use."""
     bindir = find_bindir()
     if bindir is None:
         _unavailable("PostgreSQL is not installed (no initdb/pg_ctl/postgres found via "

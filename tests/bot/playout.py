@@ -11,15 +11,17 @@ USERS = (101, 102, 103, 104)
 
 
 async def new_table(service: GameService, key: str, players: int, *, seed: int = 7,
-                    ai_seats: int = 0, guild_id: int | None = 1, channel_id: int = 500) -> int:
-    """A started game: ``players - ai_seats`` humans (USERS) then AI seats."""
+                    ai_seats: int = 0, ai_level: str | None = None, guild_id: int | None = 1,
+                    channel_id: int = 500) -> int:
+    """A started game: ``players - ai_seats`` humans (USERS) then AI seats at ``ai_level``
+    (the service's default if None)."""
     game = await service.create(guild_id=guild_id, channel_id=channel_id, game_key=key,
                                 creator_id=USERS[0], creator_name="Ann", seats=players,
                                 seed=seed)
     for n in range(1, players - ai_seats):
         await service.join(game.id, USERS[n], f"P{n}")
     for _ in range(ai_seats):
-        await service.add_ai(game.id, USERS[0])
+        await service.add_ai(game.id, USERS[0], ai_level)
     await service.start(game.id, USERS[0])
     return game.id
 

@@ -88,7 +88,7 @@ async def test_undo_rebuilds_from_a_snapshot(service: GameService) -> None:
 
 
 async def test_a_panel_older_than_the_age_limit_is_out_of_date(service: GameService) -> None:
-    game_id = await new_table(service, "havana", 2, seed=2, ai_seats=1)
+    game_id = await new_table(service, "havana", 2, seed=2, ai_seats=1, ai_level="easy")
     await play_out(service, game_id, seed=2, max_moves=MAX_PANEL_AGE + 10)
     async for _result in service.ai_moves(game_id):  # the AI's turn, if the cut left it one
         pass

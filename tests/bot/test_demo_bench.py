@@ -21,6 +21,7 @@ async def test_demo_writes_boards_and_the_move_log(tmp_path: Path) -> None:
     assert "moves.log" in files
     log = (tmp_path / "havana" / "moves.log").read_text(encoding="utf-8")
     assert log.count("\n") > summary.moves  # one line per move, plus events and a header
+    assert "AI level normal)" in log.splitlines()[0]  # make demo shows the default level
     if summary.images:
         pngs = [name for name in files if name.endswith(".png")]
         assert pngs == [f"turn_{i:03d}.png" for i in range(summary.images)]
@@ -28,9 +29,11 @@ async def test_demo_writes_boards_and_the_move_log(tmp_path: Path) -> None:
 
 
 async def test_demo_plays_a_whole_game(tmp_path: Path) -> None:
-    [summary] = await demo.run(tmp_path, games=["havana"], seats=2, seed=5)
+    """At ``easy``, whose moves take milliseconds: the level is not what this checks."""
+    [summary] = await demo.run(tmp_path, games=["havana"], seats=2, seed=5, level="easy")
     assert summary.ranking and sorted(sum(summary.ranking, [])) == sorted(summary.scores)
-    assert "# result:" in (tmp_path / "havana" / "moves.log").read_text(encoding="utf-8")
+    log = (tmp_path / "havana" / "moves.log").read_text(encoding="utf-8")
+    assert "AI level easy)" in log.splitlines()[0] and "# result:" in log
 
 
 def test_percentile_is_nearest_rank() -> None:
