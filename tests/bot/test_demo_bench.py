@@ -29,7 +29,7 @@ async def test_demo_writes_boards_and_the_move_log(tmp_path: Path) -> None:
 
 
 async def test_demo_plays_a_whole_game(tmp_path: Path) -> None:
-    """At ``easy``, whose moves take milliseconds: the level is not what this checks."""
+    """At ``easy`` (at most 0.1 s a move, normal up to 1 s): the level is not checked here."""
     [summary] = await demo.run(tmp_path, games=["havana"], seats=2, seed=5, level="easy")
     assert summary.ranking and sorted(sum(summary.ranking, [])) == sorted(summary.scores)
     log = (tmp_path / "havana" / "moves.log").read_text(encoding="utf-8")

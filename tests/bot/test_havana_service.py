@@ -22,7 +22,7 @@ async def test_a_human_and_two_ais_play_havana_to_the_end(repo: SqliteRepository
     service = GameService(repo, clock=clock, render=render)
     game = await service.create(guild_id=1, channel_id=1, game_key="havana", creator_id=ANN,
                                 creator_name="Ann", seats=3)
-    for _ in range(2):  # easy, whose moves take milliseconds: the search is tested elsewhere
+    for _ in range(2):  # easy, at most 0.1 s a move: the search is tested elsewhere
         await service.add_ai(game.id, ANN, "easy")
     await service.start(game.id, ANN)
     pick = random.Random(3)
